@@ -1,0 +1,7 @@
+"""`python -m agents_md_compiler` runs the same CLI as the console script."""
+
+import sys
+
+from agents_md_compiler.cli import main
+
+sys.exit(main())
