@@ -1,9 +1,9 @@
-"""The `upskill` command line.
+"""The `upskill` command line entry point.
 
 Start-up is on the hot path of every invocation (a no-op `update` must cost
-little more than the interpreter itself), so this module imports only argparse
-and looks command modules up by name: a command's dependencies load only when
-that command runs.
+little more than the interpreter itself), so this module imports nothing but
+`sys`: argparse and the command modules load only when a command runs, and
+`--version` answers before any of them.
 
 Each command lives in `upskill.commands.<module>` and exposes
 ``configure(parser)`` to declare its arguments and ``run(args) -> int`` to do
@@ -12,10 +12,7 @@ the work. Only command modules print.
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import sys
-from typing import Protocol, cast
 
 from upskill import __version__
 
@@ -41,71 +38,15 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
 
-class CommandModule(Protocol):
-    def configure(self, parser: argparse.ArgumentParser) -> None: ...
-
-    def run(self, args: argparse.Namespace) -> int: ...
-
-
-def _load(module: str) -> CommandModule:
-    return cast(CommandModule, importlib.import_module(f"upskill.commands.{module}"))
-
-
-class _UsageExit(Exception):
-    """argparse wants to exit with a usage error; we own the exit code."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.print_usage(sys.stderr)
-        sys.stderr.write(f"{self.prog}: error: {message}\n")
-        raise _UsageExit
-
-
-def _global_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--no-color", action="store_true", help="disable coloured output")
-    parser.add_argument("-q", "--quiet", action="store_true", help="print only errors and data")
-
-
-def build_parser(selected: str | None) -> argparse.ArgumentParser:
-    """Build the parser; only the selected command's module is imported."""
-    parser = _Parser(
-        prog="upskill",
-        description="Author rules, skills and agents once; install them into every AI client.",
-    )
-    parser.add_argument("-V", "--version", action="version", version=f"upskill {__version__}")
-    _global_flags(parser)
-    sub = parser.add_subparsers(dest="command", metavar="<command>")
-    for name, (module, summary) in COMMANDS.items():
-        child = sub.add_parser(name, help=summary, description=summary)
-        _global_flags(child)
-        if name == selected:
-            _load(module).configure(child)
-    return parser
-
-
-def _selected_command(argv: list[str]) -> str | None:
-    for token in argv:
-        if token in COMMANDS:
-            return token
-        if not token.startswith("-"):
-            return None
-    return None
-
-
 def main(argv: list[str] | None = None) -> int:
     args_list = sys.argv[1:] if argv is None else argv
-    selected = _selected_command(args_list)
-    parser = build_parser(selected)
-    try:
-        args = parser.parse_args(args_list)
-    except _UsageExit:
-        return EXIT_USAGE
-    if args.command is None:
-        parser.print_help()
+    if args_list in (["--version"], ["-V"]):
+        sys.stdout.write(f"upskill {__version__}\n")
         return EXIT_OK
+    from upskill.cli_parser import dispatch
+
     try:
-        return _load(COMMANDS[args.command][0]).run(args)
+        return dispatch(args_list)
     except KeyboardInterrupt:
         sys.stderr.write("upskill: interrupted\n")
         return EXIT_INTERRUPTED
