@@ -1,0 +1,63 @@
+"""Typed errors for upskill.
+
+Every failure a user can cause surfaces as one line naming the file (and the
+line when known) so that an editor can jump to it; the exit code travels with
+the error so that only the CLI layer decides how to report it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class UpskillError(Exception):
+    """Base class: a user-facing failure with an exit code and a location."""
+
+    exit_code: int = 1
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: Path | str | None = None,
+        line: int | None = None,
+        exit_code: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path: Path | None = Path(path) if path is not None else None
+        self.line = line
+        if exit_code is not None:
+            self.exit_code = exit_code
+
+    def __str__(self) -> str:
+        if self.path is None:
+            return self.message
+        if self.line is None:
+            return f"{self.path}: {self.message}"
+        return f"{self.path}:{self.line}: {self.message}"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, UpskillError):
+            return NotImplemented
+        return (type(self), str(self), self.exit_code) == (type(other), str(other), other.exit_code)
+
+    def __hash__(self) -> int:
+        return hash((type(self), str(self)))
+
+
+class UsageError(UpskillError):
+    """The command line itself is wrong (exit 2)."""
+
+    exit_code = 2
+
+
+class FormatError(UpskillError):
+    """An SSOT file (item entrypoint, override or bundle) violates the portable format."""
+
+
+class RenderError(UpskillError):
+    """An item cannot be rendered for a client (e.g. a resource that cannot be copied)."""
