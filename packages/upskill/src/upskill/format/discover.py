@@ -1,0 +1,111 @@
+"""Discover the items and bundles of a source tree ("Upskill conventions").
+
+Items: the root itself when it is an item directory; otherwise item
+directories at depth 1 or 2 (`<root>/<item>/` and, e.g., `<root>/skills/<item>/`),
+without descending into an item. Bundles: `*.bundle.yaml` at any depth.
+Hidden directories (`.git`, `.github`, ...) are never entered. Two items with
+the same (kind, effective name) are an error: they would collide in every
+client tree.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from upskill.errors import FormatError
+from upskill.format.bundles import BUNDLE_SUFFIX, is_discoverable_bundle, load_bundle
+from upskill.format.items import is_item_dir, load_item_dir
+from upskill.format.model import Bundle, Item, Kind
+
+ITEM_SCAN_DEPTH = 2
+
+
+@dataclass(frozen=True)
+class Catalog:
+    root: Path
+    items: tuple[Item, ...]
+    bundles: tuple[Bundle, ...]
+
+    def item(self, kind: Kind, name: str) -> Item | None:
+        for item in self.items:
+            if item.kind is kind and item.name == name:
+                return item
+        return None
+
+    def named(self, name: str) -> tuple[Item, ...]:
+        """Items whose effective name or directory (group) is `name`."""
+        return tuple(i for i in self.items if name in (i.name, i.group))
+
+    def bundle(self, name: str) -> Bundle | None:
+        for bundle in self.bundles:
+            if bundle.name == name:
+                return bundle
+        return None
+
+
+def _visible_dirs(directory: Path) -> list[Path]:
+    try:
+        entries = sorted(directory.iterdir())
+    except OSError as exc:
+        raise FormatError(f"cannot list directory: {exc.strerror}", path=directory) from None
+    return [e for e in entries if e.is_dir() and not e.is_symlink() and not e.name.startswith(".")]
+
+
+def item_dirs(root: Path) -> Iterator[Path]:
+    if is_item_dir(root):
+        yield root
+        return
+    frontier = [root]
+    for _ in range(ITEM_SCAN_DEPTH):
+        next_frontier: list[Path] = []
+        for directory in frontier:
+            for child in _visible_dirs(directory):
+                if is_item_dir(child):
+                    yield child
+                else:
+                    next_frontier.append(child)
+        frontier = next_frontier
+
+
+def bundle_files(root: Path) -> Iterator[Path]:
+    for current, dirnames, filenames in os.walk(root, followlinks=False):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for name in sorted(filenames):
+            if name.endswith(BUNDLE_SUFFIX) and not name.startswith("."):
+                path = Path(current) / name
+                if not path.is_symlink():
+                    yield path
+
+
+def discover(root: Path) -> Catalog:
+    if not root.is_dir():
+        raise FormatError("source root is not a directory", path=root)
+    items: list[Item] = []
+    seen: dict[tuple[Kind, str], Path] = {}
+    for directory in item_dirs(root):
+        for item in load_item_dir(directory):
+            other = seen.get(item.identity)
+            if other is not None:
+                raise FormatError(
+                    f"duplicate {item.kind.value} {item.name!r} (also defined in {other})",
+                    path=item.entrypoint,
+                )
+            seen[item.identity] = item.entrypoint
+            items.append(item)
+    bundles: list[Bundle] = []
+    names: dict[str, Path] = {}
+    for path in bundle_files(root):
+        if not is_discoverable_bundle(path):
+            continue
+        bundle = load_bundle(path)
+        if bundle.name in names:
+            raise FormatError(
+                f"duplicate bundle {bundle.name!r} (also defined in {names[bundle.name]})",
+                path=path,
+            )
+        names[bundle.name] = path
+        bundles.append(bundle)
+    return Catalog(root, tuple(items), tuple(bundles))

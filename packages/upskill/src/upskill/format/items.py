@@ -1,0 +1,320 @@
+"""Parse and validate item entrypoints (rules, skills, agents).
+
+`load_item_dir` reads one item directory completely (entrypoints, override
+bodies, resources) so that rendering afterwards is pure and an invalid item
+fails before anything is written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from upskill.clients import FAMILIES, OVERRIDE_CLIENTS
+from upskill.errors import FormatError
+from upskill.format.directives import validate_directives
+from upskill.format.fields import Fields
+from upskill.format.frontmatter import has_frontmatter, normalise_newlines, split_frontmatter
+from upskill.format.model import (
+    AGENT_MODES,
+    KINDS,
+    PASSTHROUGH_BLOCKS,
+    SUPPORTED_SCHEMA,
+    Agent,
+    Item,
+    Kind,
+    Requirement,
+    Requires,
+    Rule,
+    Skill,
+)
+from upskill.format.names import check_name
+from upskill.format.resources import collect_resources, scan_files
+from upskill.format.vocabulary import CAPABILITIES
+from upskill.format.yamlio import load_yaml, top_level_key_lines
+
+MAX_ENTRYPOINT_BYTES = 10 * 1024 * 1024
+MAX_DESCRIPTION_CHARS = 1024
+_SEMVER = re.compile(
+    r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
+    r"(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?"
+)
+
+COMMON_KEYS: tuple[str, ...] = (
+    "schema",
+    "name",
+    "description",
+    "audience",
+    "license",
+    "metadata",
+    "requires",
+    "ignore",
+    *PASSTHROUGH_BLOCKS,
+)
+KIND_KEYS: dict[Kind, tuple[str, ...]] = {
+    Kind.RULE: ("scope",),
+    Kind.SKILL: ("tools", "preload-skills"),
+    Kind.AGENT: ("mode", "model", "tools", "preload-skills"),
+}
+
+
+def read_text(path: Path, *, limit: int = MAX_ENTRYPOINT_BYTES) -> str:
+    """Read an SSOT text file: size-capped, strict UTF-8, newlines normalised."""
+    if path.is_symlink():
+        raise FormatError("must be a regular file, not a symlink", path=path)
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise FormatError(f"cannot read: {exc.strerror}", path=path) from None
+    if size > limit:
+        raise FormatError(f"file is too large ({size} bytes, limit {limit})", path=path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise FormatError(f"cannot read: {exc.strerror}", path=path) from None
+    try:
+        return normalise_newlines(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise FormatError("file is not valid UTF-8", path=path, line=line) from None
+
+
+def check_schema(fields: Fields, *, required: bool) -> int:
+    schema = fields.integer("schema")
+    if schema is None:
+        if required:
+            raise fields.error("schema", "missing required integer field 'schema'")
+        return SUPPORTED_SCHEMA
+    if schema < 1:
+        raise fields.error("schema", f"'schema' must be 1 or greater, got {schema}")
+    if schema > SUPPORTED_SCHEMA:
+        raise fields.error(
+            "schema",
+            f"requires format schema {schema}, but this upskill supports schema "
+            f"{SUPPORTED_SCHEMA} at most; upgrade upskill to read it",
+        )
+    return schema
+
+
+def check_description(fields: Fields) -> str:
+    description = fields.string("description", required=True)
+    assert description is not None
+    if len(description) > MAX_DESCRIPTION_CHARS:
+        raise fields.error(
+            "description",
+            f"'description' is {len(description)} characters, limit {MAX_DESCRIPTION_CHARS}",
+        )
+    return description
+
+
+def metadata_warnings(metadata: Mapping[str, Any]) -> tuple[str, ...]:
+    version = metadata.get("version")
+    if version is not None and not (type(version) is str and _SEMVER.fullmatch(version)):
+        return (f"metadata.version {version!r} is not a semantic version (MAJOR.MINOR.PATCH)",)
+    return ()
+
+
+def _audience(fields: Fields) -> tuple[str, ...] | None:
+    audience = fields.string_list("audience")
+    if audience is None:
+        return None
+    if not audience:
+        raise fields.error("audience", "'audience' must list at least one client")
+    for entry in audience:
+        if entry not in FAMILIES:
+            raise fields.error(
+                "audience", f"unknown client {entry!r} in 'audience' (known: {', '.join(FAMILIES)})"
+            )
+    return audience
+
+
+def _requirement(fields: Fields, key: str, entry: Any) -> Requirement:
+    line = fields.line_of("requires")
+    if type(entry) is str:
+        return Requirement(check_name(entry, fields.path, line))
+    if isinstance(entry, dict):
+        unknown = sorted(set(entry) - {"name", "source"})
+        if unknown:
+            raise fields.error(
+                "requires", f"'{key}' entry has unknown key(s): {', '.join(unknown)}"
+            )
+        name = fields.string(key, required=True, value=entry.get("name") or "")
+        source = fields.string(key, value=entry.get("source"))
+        assert name is not None
+        return Requirement(check_name(name, fields.path, line), source)
+    raise fields.error("requires", f"'{key}' entries must be names or {{name, source}} maps")
+
+
+def _requires(fields: Fields) -> Requires:
+    requires = fields.mapping("requires")
+    if requires is None:
+        return Requires()
+    unknown = sorted(set(requires) - {k.plural for k in KINDS})
+    if unknown:
+        raise fields.error(
+            "requires",
+            f"'requires' has unknown key(s): {', '.join(unknown)} (rules, skills, agents)",
+        )
+    parsed: dict[str, tuple[Requirement, ...]] = {}
+    for kind in KINDS:
+        entries = requires.get(kind.plural)
+        if entries is None:
+            continue
+        key = f"requires.{kind.plural}"
+        if not isinstance(entries, list):
+            raise fields.error("requires", f"'{key}' must be a list")
+        parsed[kind.plural] = tuple(_requirement(fields, key, e) for e in entries)
+    return Requires(**parsed)
+
+
+def _tools(fields: Fields) -> tuple[str, ...] | None:
+    tools = fields.string_list("tools")
+    if tools is None:
+        return None
+    for tool in tools:
+        if tool not in CAPABILITIES:
+            raise fields.error("tools", f"unknown tool {tool!r} (known: {', '.join(CAPABILITIES)})")
+    return tuple(dict.fromkeys(tools))
+
+
+def _preload(fields: Fields) -> tuple[str, ...]:
+    names = fields.string_list("preload-skills") or ()
+    line = fields.line_of("preload-skills")
+    return tuple(check_name(n, fields.path, line, skill=True) for n in names)
+
+
+def _scope_paths(fields: Fields) -> tuple[str, ...]:
+    scope = fields.mapping("scope")
+    if scope is None:
+        return ()
+    unknown = sorted(set(scope) - {"paths"})
+    if unknown:
+        raise fields.error("scope", f"'scope' has unknown key(s): {', '.join(unknown)} (paths)")
+    return fields.string_list("scope.paths", value=scope.get("paths")) or ()
+
+
+def _mode(fields: Fields) -> str | None:
+    mode = fields.string("mode")
+    if mode is not None and mode not in AGENT_MODES:
+        raise fields.error("mode", f"'mode' must be one of {', '.join(AGENT_MODES)}, got {mode!r}")
+    return mode
+
+
+def parse_entrypoint(
+    kind: Kind, directory: Path, text: str, path: Path, *, files: list[tuple[str, Path]]
+) -> Item:
+    """Parse one entrypoint of `directory` (its text already read)."""
+    document = split_frontmatter(text, path)
+    data = load_yaml(document.yaml, path, first_line=document.yaml_line)
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise FormatError("frontmatter must be a YAML mapping", path=path, line=document.yaml_line)
+    for key in data:
+        if type(key) is not str:
+            raise FormatError(f"frontmatter key {key!r} must be a string", path=path, line=2)
+    fields = Fields(data, path, top_level_key_lines(document.yaml, first_line=2), 1)
+
+    schema = check_schema(fields, required=False)
+    declared = fields.string("name")
+    group = directory.name
+    if kind is Kind.SKILL:
+        if declared is not None and declared != group:
+            raise fields.error(
+                "name", f"skill name {declared!r} must match its directory name {group!r}"
+            )
+        name = check_name(group, path, fields.line_of("name"), skill=True)
+    else:
+        name = check_name(declared if declared is not None else group, path, fields.line_of("name"))
+
+    description = check_description(fields)
+    metadata = fields.mapping("metadata") or {}
+    passthrough = {
+        block: value for block in PASSTHROUGH_BLOCKS if (value := fields.mapping(block)) is not None
+    }
+    ignore = fields.string_list("ignore") or ()
+    known = set(COMMON_KEYS) | set(KIND_KEYS[kind])
+    extras = {k: v for k, v in data.items() if k not in known}
+
+    errors = validate_directives(document.body, path, first_line=document.body_line)
+    if errors:
+        raise errors[0]
+    overrides = _overrides(kind, directory)
+
+    common: dict[str, Any] = {
+        "kind": kind,
+        "name": name,
+        "declared_name": declared,
+        "directory": directory,
+        "entrypoint": path,
+        "description": description,
+        "schema": schema,
+        "body": document.body,
+        "body_line": document.body_line,
+        "license": fields.string("license"),
+        "audience": _audience(fields),
+        "metadata": metadata,
+        "requires": _requires(fields),
+        "ignore": ignore,
+        "passthrough": passthrough,
+        "overrides": overrides,
+        "resources": collect_resources(files, ignore),
+        "extras": extras,
+        "warnings": metadata_warnings(metadata),
+    }
+    if kind is Kind.RULE:
+        return Rule(**common, scope_paths=_scope_paths(fields))
+    if kind is Kind.SKILL:
+        return Skill(**common, tools=_tools(fields), preload_skills=_preload(fields))
+    return Agent(
+        **common,
+        mode=_mode(fields),
+        model=fields.string("model", required=fields.has("model")),
+        tools=_tools(fields),
+        preload_skills=_preload(fields),
+    )
+
+
+def _overrides(kind: Kind, directory: Path) -> dict[str, str]:
+    overrides: dict[str, str] = {}
+    for client in OVERRIDE_CLIENTS:
+        path = directory / f"{kind.name}.{client}.md"
+        if not (path.exists() or path.is_symlink()):
+            continue
+        text = read_text(path)
+        if has_frontmatter(text):
+            raise FormatError(
+                "override files contain body only; frontmatter comes from "
+                f"{kind.entrypoint} (remove the '---' block)",
+                path=path,
+                line=1,
+            )
+        overrides[client] = text
+    return overrides
+
+
+def load_item_dir(directory: Path) -> tuple[Item, ...]:
+    """Every item (co-located entrypoints) of one item directory, in kind order."""
+    if not directory.is_dir():
+        raise FormatError("not an item directory", path=directory)
+    kinds = [
+        k
+        for k in KINDS
+        if (directory / k.entrypoint).exists() or (directory / k.entrypoint).is_symlink()
+    ]
+    if not kinds:
+        raise FormatError(
+            "no entrypoint (RULE.md, SKILL.md or AGENT.md) in item directory", path=directory
+        )
+    files = scan_files(directory)
+    items: list[Item] = []
+    for kind in kinds:
+        path = directory / kind.entrypoint
+        items.append(parse_entrypoint(kind, directory, read_text(path), path, files=files))
+    return tuple(items)
+
+
+def is_item_dir(directory: Path) -> bool:
+    return any((directory / k.entrypoint).is_file() for k in KINDS)
