@@ -1,0 +1,129 @@
+"""Read and merge client JSON/JSONC config files, atomically and minimally.
+
+A config file belongs to the user and the client: upskill edits only the one
+member it owns (through `jsonc`), never creates a file just to leave it empty,
+and replaces files by rename so a crash leaves either the old or new bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from upskill.errors import UpskillError
+from upskill.mcp import jsonc
+from upskill.mcp.shapes import ConfigLocation
+
+MAX_CONFIG_BYTES = 16 * 1024 * 1024
+
+
+class ConfigFileError(UpskillError):
+    """A client config file cannot be read, parsed or written."""
+
+
+def read_text(path: Path) -> str | None:
+    """The file's text, or None when it does not exist."""
+    try:
+        if path.stat().st_size > MAX_CONFIG_BYTES:
+            raise ConfigFileError("file is too large to be a client config", path=path)
+        return path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise ConfigFileError(f"cannot read: {reason}", path=path) from None
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Replace `path` by rename of an fsynced sibling, keeping an existing file's mode."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        mode = path.stat().st_mode & 0o7777 if path.exists() else 0o644
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+            Path(tmp).chmod(mode)
+            Path(tmp).replace(path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        dir_fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+    except OSError as exc:
+        raise ConfigFileError(f"cannot write: {exc.strerror or exc}", path=path) from None
+
+
+def _existing(location: ConfigLocation) -> Path:
+    """The file to edit: the preferred one, else an alternative that exists."""
+    if location.path.exists():
+        return location.path
+    for alternative in location.alternatives:
+        if alternative.exists():
+            return alternative
+    return location.path
+
+
+def _edit(path: Path, text: str, edit: object, *args: object) -> str:
+    try:
+        return edit(text, *args)  # type: ignore[operator, no-any-return]
+    except jsonc.JsoncError as exc:
+        raise ConfigFileError(exc.message, path=path, line=exc.line) from None
+
+
+def upsert(location: ConfigLocation, name: str, entry: dict[str, object]) -> bool:
+    """Set `<root key>.<name>` to entry; True when the file changed."""
+    path = _existing(location)
+    old = read_text(path)
+    if old is None or not old.strip():
+        text = json.dumps({location.root_key: {name: entry}}, indent=2, ensure_ascii=False)
+        write_text_atomic(path, text + "\n")
+        return True
+    new = _edit(path, old, jsonc.set_member, (location.root_key, name), entry)
+    if new == old:
+        return False
+    write_text_atomic(path, new)
+    return True
+
+
+def delete(location: ConfigLocation, name: str) -> bool:
+    """Delete `<root key>.<name>`; True when it was there. An absent file stays absent."""
+    path = _existing(location)
+    old = read_text(path)
+    if old is None or not old.strip():
+        return False
+    new = _edit(path, old, jsonc.delete_member, (location.root_key, name))
+    if new == old:
+        return False
+    write_text_atomic(path, new)
+    return True
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """Whether a file holds the server; `present_file` False when the file is absent."""
+
+    present_file: bool
+    registered: bool
+
+
+def lookup(location: ConfigLocation, name: str) -> Lookup:
+    """Find `<root key>.<name>` (raises ConfigFileError when unreadable or malformed)."""
+    path = _existing(location)
+    text = read_text(path)
+    if text is None:
+        return Lookup(present_file=False, registered=False)
+    try:
+        data = jsonc.loads(text) if text.strip() else {}
+    except jsonc.JsoncError as exc:
+        raise ConfigFileError(exc.message, path=path, line=exc.line) from None
+    servers = data.get(location.root_key) if isinstance(data, dict) else None
+    return Lookup(present_file=True, registered=isinstance(servers, dict) and name in servers)

@@ -1,0 +1,151 @@
+"""Pure per-target shaping: config entries, CLI argument lists, config locations.
+
+Every client spells the same server differently (reference notes §6); keeping
+all the spellings here means configure, unregister and reconcile cannot
+disagree about them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from upskill.mcp.model import LocalTransport, McpServer, RemoteTransport, Scope, Target
+
+# The executable each target's CLI is called by; opencode has no MCP verb.
+CLI_NAME: dict[Target, str | None] = {
+    Target.CLAUDE: "claude",
+    Target.COPILOT: "copilot",
+    Target.VSCODE: "code",
+    Target.OPENCODE: None,
+}
+
+ROOT_KEY: dict[Target, str] = {
+    Target.CLAUDE: "mcpServers",
+    Target.COPILOT: "mcpServers",
+    Target.VSCODE: "servers",
+    Target.OPENCODE: "mcp",
+}
+
+
+@dataclass(frozen=True)
+class Places:
+    """Where things live for one invocation: the seams for cwd, HOME and XDG."""
+
+    root: Path  # install root: the project dir, or HOME in global scope
+    home: Path
+    config_home: Path  # $XDG_CONFIG_HOME or ~/.config
+    macos: bool = False
+
+
+@dataclass(frozen=True)
+class ConfigLocation:
+    """A client config file: the preferred path, alternatives read if present, and the key."""
+
+    path: Path
+    root_key: str
+    alternatives: tuple[Path, ...] = ()
+
+
+def config_entry(server: McpServer, target: Target) -> dict[str, object]:
+    """The JSON value stored under the target's root key for this server."""
+    t = server.transport
+    if isinstance(t, LocalTransport):
+        if target is Target.OPENCODE:
+            entry: dict[str, object] = {"type": "local", "command": [t.command, *t.args]}
+            if t.env:
+                entry["environment"] = dict(t.env)
+            return entry
+        entry = {"type": "stdio"} if target is Target.VSCODE else {}
+        entry["command"] = t.command
+        if t.args:
+            entry["args"] = list(t.args)
+        if t.env:
+            entry["env"] = dict(t.env)
+        return entry
+    kind = "remote" if target is Target.OPENCODE else t.type
+    entry = {"type": kind, "url": t.url}
+    if t.headers:
+        entry["headers"] = dict(t.headers)
+    return entry
+
+
+def add_argv(server: McpServer, target: Target, scope: Scope) -> list[str] | None:
+    """The native `add` command, or None when the target has no usable CLI verb.
+
+    `code --add-mcp` only writes the user profile, so VS Code's project scope
+    is configured through `.vscode/mcp.json` directly.
+    """
+    if target is Target.VSCODE:
+        if scope is not Scope.USER:
+            return None
+        payload = {"name": server.name, **config_entry(server, target)}
+        return ["code", "--add-mcp", json.dumps(payload, separators=(",", ":"))]
+    if target not in (Target.CLAUDE, Target.COPILOT):
+        return None
+    exe = CLI_NAME[target]
+    assert exe is not None
+    scope_args = ["--scope", scope.value] if target is Target.CLAUDE else []
+    t = server.transport
+    if isinstance(t, RemoteTransport):
+        argv = [exe, "mcp", "add", "--transport", t.type, server.name, t.url, *scope_args]
+        for key, value in t.headers:
+            argv += ["-H", f"{key}: {value}"]
+        return argv
+    argv = [exe, "mcp", "add", server.name, *scope_args]
+    for key, value in t.env:
+        argv += ["-e", f"{key}={value}"]
+    return [*argv, "--", t.command, *t.args]
+
+
+def remove_argv(name: str, target: Target, scope: Scope) -> list[str] | None:
+    """The native `remove` command (Claude and Copilot only)."""
+    if target is Target.CLAUDE:
+        return ["claude", "mcp", "remove", name, "--scope", scope.value]
+    if target is Target.COPILOT:
+        return ["copilot", "mcp", "remove", name]
+    return None
+
+
+def list_argv(target: Target) -> list[str] | None:
+    """The native listing used by doctor (Claude only, per the book)."""
+    return ["claude", "mcp", "list"] if target is Target.CLAUDE else None
+
+
+def config_location(target: Target, scope: Scope, places: Places) -> ConfigLocation | None:
+    """The config file a target reads for a scope, or None when there is none.
+
+    Global scope uses each client's real user-level file rather than upstream's
+    `$HOME/<project file>` (ADR-0010 admits those are not read by the clients).
+    Copilot has no project-scope file, so project scope has no fallback.
+    """
+    key = ROOT_KEY[target]
+    if target is Target.CLAUDE:
+        if scope is Scope.PROJECT:
+            return ConfigLocation(places.root / ".mcp.json", key)
+        return ConfigLocation(places.home / ".claude.json", key)
+    if target is Target.COPILOT:
+        if scope is Scope.PROJECT:
+            return None
+        return ConfigLocation(places.home / ".copilot" / "mcp-config.json", key)
+    if target is Target.VSCODE:
+        if scope is Scope.PROJECT:
+            return ConfigLocation(places.root / ".vscode" / "mcp.json", key)
+        base = (
+            places.home / "Library" / "Application Support" if places.macos else places.config_home
+        )
+        return ConfigLocation(base / "Code" / "User" / "mcp.json", key)
+    folder = places.root if scope is Scope.PROJECT else places.config_home / "opencode"
+    return ConfigLocation(folder / "opencode.json", key, (folder / "opencode.jsonc",))
+
+
+def doctor_location(target: Target, scope: Scope, places: Places) -> ConfigLocation | None:
+    """The file doctor checks for a config-write target.
+
+    Copilot's project-scope servers are added through its CLI, which keeps
+    them in the user-level file, so that file is the one to check.
+    """
+    if target is Target.COPILOT:
+        return config_location(target, Scope.USER, places)
+    return config_location(target, scope, places)

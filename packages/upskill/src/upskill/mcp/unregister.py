@@ -1,0 +1,65 @@
+"""`remove-mcp`: unregister a server from every target its records name."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from upskill.errors import UpskillError
+from upskill.mcp import configfile, shapes
+from upskill.mcp.clientcli import ClientCli
+from upskill.mcp.model import McpRecord, Status
+
+
+@dataclass(frozen=True)
+class UnregisterReport:
+    """Records to drop from the lockfile, and lines for the CLI to show."""
+
+    dropped: tuple[McpRecord, ...]
+    notices: tuple[str, ...]
+    warnings: tuple[str, ...]
+
+
+def _delete_from_file(record: McpRecord, places: shapes.Places) -> tuple[bool, str | None]:
+    location = shapes.config_location(record.client, record.scope, places)
+    if location is None:
+        return False, None
+    try:
+        return configfile.delete(location, record.name), None
+    except UpskillError as exc:
+        return False, str(exc)
+
+
+def unregister(
+    records: Sequence[McpRecord], *, places: shapes.Places, cli: ClientCli
+) -> UnregisterReport:
+    """Unregister each record (CLI first, config entry second); every record is dropped.
+
+    A record is dropped even when the client no longer knows the server: the
+    server may have been removed out of band, and keeping the record would
+    make doctor report it forever.
+    """
+    notices: list[str] = []
+    warnings: list[str] = []
+    for record in records:
+        where = f"mcp {record.name}: {record.client}"
+        if record.status is Status.SKIPPED:
+            notices.append(f"{where}: was never configured; record dropped")
+            continue
+        argv = shapes.remove_argv(record.name, record.client, record.scope)
+        result = cli.run(argv, places.root) if argv is not None else None
+        if result is not None and result.ok:
+            notices.append(f"{where}: removed via `{argv[0] if argv else ''}`")
+            continue
+        removed, problem = _delete_from_file(record, places)
+        if removed:
+            notices.append(f"{where}: removed from its config file")
+        elif problem is not None:
+            warnings.append(f"{where}: could not edit config: {problem}")
+        elif result is not None:
+            warnings.append(
+                f"{where}: `{argv[0] if argv else ''} mcp remove` failed: {result.message()}"
+            )
+        else:
+            notices.append(f"{where}: not registered; record dropped")
+    return UnregisterReport(tuple(records), tuple(notices), tuple(warnings))

@@ -1,0 +1,165 @@
+"""Fake client CLIs (`claude`, `copilot`, `code`, `opencode`) for MCP and plugin tests.
+
+Each fake is a small Python script on PATH. It appends its argv and cwd as one
+JSON line to `$FAKE_CLI_LOG`, keeps registered MCP servers/plugins in a JSON
+state file under `$FAKE_CLI_STATE` (so `mcp list`, `plugin list`,
+`--list-extensions` answer truthfully), and fails with exit 1 when its name is
+in `$FAKE_CLI_FAIL` (comma-separated). A client is absent when the fixture is
+asked not to put it on PATH.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+FAKE_SCRIPT = r"""
+import json, os, sys
+name = os.path.basename(sys.argv[0])
+argv = sys.argv[1:]
+with open(os.environ["FAKE_CLI_LOG"], "a", encoding="utf-8") as log:
+    log.write(json.dumps({"cli": name, "argv": argv, "cwd": os.getcwd()}) + "\n")
+if name in os.environ.get("FAKE_CLI_FAIL", "").split(","):
+    sys.stderr.write(f"fake {name}: simulated failure\n")
+    sys.exit(1)
+state_path = os.path.join(os.environ["FAKE_CLI_STATE"], name + ".json")
+try:
+    with open(state_path, encoding="utf-8") as f:
+        state = json.load(f)
+except FileNotFoundError:
+    state = {"mcp": [], "plugins": [], "marketplaces": []}
+
+def save():
+    with open(state_path, "w", encoding="utf-8") as f:
+        json.dump(state, f)
+
+def done(out=""):
+    if out:
+        sys.stdout.write(out + "\n")
+    save()
+    sys.exit(0)
+
+def fail(msg):
+    sys.stderr.write(msg + "\n")
+    sys.exit(1)
+
+if name == "code":
+    if argv[:1] == ["--add-mcp"]:
+        server = json.loads(argv[1])["name"]
+        if server not in state["mcp"]:
+            state["mcp"].append(server)
+        done()
+    if argv[:1] == ["--install-extension"]:
+        state["plugins"].append(argv[1]); done()
+    if argv[:1] == ["--uninstall-extension"]:
+        if argv[1] not in state["plugins"]:
+            fail(f"Extension '{argv[1]}' is not installed.")
+        state["plugins"].remove(argv[1]); done()
+    if argv[:1] == ["--list-extensions"]:
+        done("\n".join(state["plugins"]))
+    fail("fake code: unexpected arguments")
+if argv[:2] == ["mcp", "add"]:
+    rest = [a for a in argv[2:] if not a.startswith("-")]
+    if "--transport" in argv:
+        server = argv[argv.index("--transport") + 2]
+    else:
+        server = argv[2]
+    if server in state["mcp"]:
+        fail(f"MCP server {server} already exists in local config")
+    state["mcp"].append(server); done(f"Added MCP server {server}")
+if argv[:2] == ["mcp", "remove"]:
+    if argv[2] not in state["mcp"]:
+        fail(f"No MCP server found with name: {argv[2]}")
+    state["mcp"].remove(argv[2]); done(f"Removed MCP server {argv[2]}")
+if argv[:2] == ["mcp", "list"]:
+    done("\n".join(f"{s}: fake-command - \u2713 Connected" for s in state["mcp"])
+         or "No MCP servers configured.")
+if argv[:3] == ["plugin", "marketplace", "add"]:
+    state["marketplaces"].append(argv[3]); done()
+if argv[:2] == ["plugin", "install"]:
+    state["plugins"].append(argv[2]); done(f"Installed {argv[2]}")
+if argv[:2] in (["plugin", "uninstall"], ["plugin", "remove"]):
+    if argv[2] not in state["plugins"]:
+        fail(f"Plugin {argv[2]} is not installed")
+    state["plugins"].remove(argv[2]); done()
+if argv[:2] == ["plugin", "list"]:
+    done("\n".join(state["plugins"]))
+if name == "opencode" and argv[:1] == ["plugin"] and len(argv) == 2:
+    state["plugins"].append(argv[1]); done()
+fail(f"fake {name}: unexpected arguments {argv}")
+"""
+
+ALL_CLIS = ("claude", "copilot", "code", "opencode")
+
+
+@dataclass
+class FakeClients:
+    """Handle on the fakes: environment to run with, and what they recorded."""
+
+    root: Path
+    env: dict[str, str]
+
+    def calls(self) -> list[dict[str, object]]:
+        log = Path(self.env["FAKE_CLI_LOG"])
+        if not log.exists():
+            return []
+        return [json.loads(line) for line in log.read_text().splitlines()]
+
+    def argvs(self) -> list[list[str]]:
+        return [[str(c["cli"]), *c["argv"]] for c in self.calls()]  # type: ignore[misc]
+
+    def clear_log(self) -> None:
+        Path(self.env["FAKE_CLI_LOG"]).write_text("")
+
+    def state(self, cli: str) -> dict[str, list[str]]:
+        path = Path(self.env["FAKE_CLI_STATE"]) / f"{cli}.json"
+        if not path.exists():
+            return {"mcp": [], "plugins": [], "marketplaces": []}
+        return json.loads(path.read_text())  # type: ignore[no-any-return]
+
+    def fail(self, *names: str) -> None:
+        self.env["FAKE_CLI_FAIL"] = ",".join(names)
+
+    def present(self, names: Iterable[str]) -> None:
+        """Put exactly these fakes on PATH (the others are absent)."""
+        dirs = [str(self.root / "bin" / n) for n in names]
+        self.env["PATH"] = os.pathsep.join([*dirs, self.env["BASE_PATH"]])
+
+
+@pytest.fixture
+def fake_clients(tmp_path: Path) -> Callable[..., FakeClients]:
+    def make(present: Iterable[str] = ALL_CLIS, fail: Iterable[str] = ()) -> FakeClients:
+        root = tmp_path / "fakes"
+        for cli in ALL_CLIS:
+            folder = root / "bin" / cli
+            folder.mkdir(parents=True, exist_ok=True)
+            script = folder / cli
+            script.write_text(f"#!{sys.executable}\n{FAKE_SCRIPT}")
+            script.chmod(script.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+        (root / "state").mkdir(exist_ok=True)
+        # Keep only directories that hold no real client, so "absent" means absent.
+        base = os.pathsep.join(
+            p
+            for p in os.environ.get("PATH", "").split(os.pathsep)
+            if p and not any((Path(p) / c).exists() for c in ALL_CLIS)
+        )
+        fakes = FakeClients(
+            root,
+            {
+                "FAKE_CLI_LOG": str(root / "calls.jsonl"),
+                "FAKE_CLI_STATE": str(root / "state"),
+                "FAKE_CLI_FAIL": ",".join(fail),
+                "BASE_PATH": base,
+            },
+        )
+        fakes.present(present)
+        return fakes
+
+    return make

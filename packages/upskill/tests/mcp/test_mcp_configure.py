@@ -1,0 +1,308 @@
+"""configure / unregister / reconcile against fake client CLIs and real config files."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from upskill.mcp.clientcli import SubprocessCli
+from upskill.mcp.configure import McpReport, configure_servers
+from upskill.mcp.model import McpRecord, McpServer, Scope, Status, Target, server_from_values
+from upskill.mcp.reconcile import Check, reconcile
+from upskill.mcp.shapes import Places
+from upskill.mcp.unregister import unregister
+
+SECRET = "s3cr3t-value-never-written"
+LOCAL = server_from_values(
+    "my-tool",
+    local={"command": "npx", "args": ["-y", "my-tool-mcp"], "env": {"API_KEY": "${MY_KEY}"}},
+    requires_env=("MY_KEY", "OTHER_KEY"),
+)
+REMOTE = server_from_values(
+    "drawio",
+    remote={"type": "http", "url": "https://mcp.draw.io/mcp",
+            "headers": {"Authorization": "Bearer ${DRAWIO_TOKEN}"}},
+)  # fmt: skip
+ALL = (Target.CLAUDE, Target.COPILOT, Target.VSCODE, Target.OPENCODE)
+
+
+@pytest.fixture
+def places(tmp_path: Path) -> Places:
+    root, home = tmp_path / "project", tmp_path / "home"
+    root.mkdir()
+    home.mkdir()
+    return Places(root=root, home=home, config_home=home / ".config")
+
+
+def run(
+    fakes: Any, places: Places, servers: tuple[McpServer, ...], targets: tuple[Target, ...],
+    scope: Scope = Scope.PROJECT,
+) -> McpReport:  # fmt: skip
+    return configure_servers(
+        servers, targets, scope=scope, bundle="b", places=places,
+        cli=SubprocessCli(fakes.env), env={"MY_KEY": SECRET},
+    )  # fmt: skip
+
+
+def read_json(path: Path) -> Any:
+    return json.loads(path.read_text())
+
+
+def tree(root: Path) -> dict[str, str]:
+    return {str(p.relative_to(root)): p.read_text() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_cli_first_for_claude_and_copilot_project(
+    fake_clients: Callable[..., Any], places: Places
+) -> None:
+    fakes = fake_clients()
+    report = run(fakes, places, (LOCAL, REMOTE), (Target.CLAUDE, Target.COPILOT))
+    assert fakes.argvs() == [
+        ["claude", "mcp", "add", "my-tool", "--scope", "project", "-e", "API_KEY=${MY_KEY}",
+         "--", "npx", "-y", "my-tool-mcp"],
+        ["copilot", "mcp", "add", "my-tool", "-e", "API_KEY=${MY_KEY}",
+         "--", "npx", "-y", "my-tool-mcp"],
+        ["claude", "mcp", "add", "--transport", "http", "drawio", "https://mcp.draw.io/mcp",
+         "--scope", "project", "-H", "Authorization: Bearer ${DRAWIO_TOKEN}"],
+        ["copilot", "mcp", "add", "--transport", "http", "drawio", "https://mcp.draw.io/mcp",
+         "-H", "Authorization: Bearer ${DRAWIO_TOKEN}"],
+    ]  # fmt: skip
+    assert all(c["cwd"] == str(places.root) for c in fakes.calls())
+    assert report.records == (
+        McpRecord("my-tool", Target.CLAUDE, Scope.PROJECT, "b", Status.INSTALLED),
+        McpRecord("my-tool", Target.COPILOT, Scope.PROJECT, "b", Status.INSTALLED),
+        McpRecord("drawio", Target.CLAUDE, Scope.PROJECT, "b", Status.INSTALLED),
+        McpRecord("drawio", Target.COPILOT, Scope.PROJECT, "b", Status.INSTALLED),
+    )
+    assert report.warnings == (
+        "mcp my-tool: environment variable OTHER_KEY is not set; "
+        "export it before the client starts the server",
+    )
+    assert tree(places.root) == {} and tree(places.home) == {}
+
+
+def test_config_file_fallback_project_scope_every_target(
+    fake_clients: Callable[..., Any], places: Places
+) -> None:
+    fakes = fake_clients(present=())
+    report = run(fakes, places, (LOCAL, REMOTE), ALL)
+    assert fakes.argvs() == []
+    assert tree(places.root) == {
+        ".mcp.json": json.dumps({"mcpServers": {
+            "my-tool": {"command": "npx", "args": ["-y", "my-tool-mcp"],
+                        "env": {"API_KEY": "${MY_KEY}"}},
+            "drawio": {"type": "http", "url": "https://mcp.draw.io/mcp",
+                       "headers": {"Authorization": "Bearer ${DRAWIO_TOKEN}"}},
+        }}, indent=2) + "\n",
+        ".vscode/mcp.json": json.dumps({"servers": {
+            "my-tool": {"type": "stdio", "command": "npx", "args": ["-y", "my-tool-mcp"],
+                        "env": {"API_KEY": "${MY_KEY}"}},
+            "drawio": {"type": "http", "url": "https://mcp.draw.io/mcp",
+                       "headers": {"Authorization": "Bearer ${DRAWIO_TOKEN}"}},
+        }}, indent=2) + "\n",
+        "opencode.json": json.dumps({"mcp": {
+            "my-tool": {"type": "local", "command": ["npx", "-y", "my-tool-mcp"],
+                        "environment": {"API_KEY": "${MY_KEY}"}},
+            "drawio": {"type": "remote", "url": "https://mcp.draw.io/mcp",
+                       "headers": {"Authorization": "Bearer ${DRAWIO_TOKEN}"}},
+        }}, indent=2) + "\n",
+    }  # fmt: skip
+    # Copilot has no project-scope file: warn-skipped, recorded as skipped.
+    statuses = {(r.name, r.client): r.status for r in report.records}
+    assert statuses[("my-tool", Target.COPILOT)] is Status.SKIPPED
+    assert [s for k, s in statuses.items() if k[1] is not Target.COPILOT] == [Status.INSTALLED] * 6
+    assert (
+        "mcp drawio: copilot CLI not found and copilot has no project-scope config file; "
+        "install the CLI and run `upskill update`, or use --global"
+    ) in report.warnings
+    assert tree(places.home) == {}
+    everything = "".join(tree(places.root).values()) + repr(report)
+    assert SECRET not in everything
+
+
+def test_config_file_fallback_user_scope(fake_clients: Callable[..., Any], places: Places) -> None:
+    fakes = fake_clients(present=())
+    (places.home / ".claude.json").write_text('{"numStartups": 3, "projects": {}}\n')
+    report = run(fakes, places, (REMOTE,), ALL, scope=Scope.USER)
+    assert {r.status for r in report.records} == {Status.INSTALLED}
+    entry = {"type": "http", "url": "https://mcp.draw.io/mcp",
+             "headers": {"Authorization": "Bearer ${DRAWIO_TOKEN}"}}  # fmt: skip
+    assert read_json(places.home / ".claude.json") == {
+        "numStartups": 3, "projects": {}, "mcpServers": {"drawio": entry},
+    }  # fmt: skip
+    assert read_json(places.home / ".copilot/mcp-config.json") == {"mcpServers": {"drawio": entry}}
+    assert read_json(places.home / ".config/Code/User/mcp.json") == {"servers": {"drawio": entry}}
+    assert read_json(places.home / ".config/opencode/opencode.json") == {
+        "mcp": {"drawio": {**entry, "type": "remote"}}
+    }
+    assert tree(places.root) == {}
+
+
+def test_vscode_user_scope_uses_code_add_mcp(
+    fake_clients: Callable[..., Any], places: Places
+) -> None:
+    fakes = fake_clients()
+    run(fakes, places, (LOCAL,), (Target.VSCODE,), scope=Scope.USER)
+    assert fakes.argvs() == [[
+        "code", "--add-mcp",
+        '{"name":"my-tool","type":"stdio","command":"npx","args":["-y","my-tool-mcp"],'
+        '"env":{"API_KEY":"${MY_KEY}"}}',
+    ]]  # fmt: skip
+
+
+JSONC = """{
+  // project servers
+  "servers": {
+    "mine": { "type": "stdio", "command": "x" }, // hand-written
+  },
+  /* keep me */
+  "inputs": []
+}
+"""
+
+
+def test_jsonc_merge_keeps_comments_and_unrelated_keys(
+    fake_clients: Callable[..., Any], places: Places
+) -> None:
+    fakes = fake_clients(present=())
+    (places.root / ".vscode").mkdir()
+    config = places.root / ".vscode/mcp.json"
+    config.write_text(JSONC)
+    run(fakes, places, (REMOTE,), (Target.VSCODE,))
+    assert (
+        config.read_text()
+        == """{
+  // project servers
+  "servers": {
+    "mine": { "type": "stdio", "command": "x" }, // hand-written
+    "drawio": {
+      "type": "http",
+      "url": "https://mcp.draw.io/mcp",
+      "headers": {
+        "Authorization": "Bearer ${DRAWIO_TOKEN}"
+      }
+    },
+  },
+  /* keep me */
+  "inputs": []
+}
+"""
+    )
+    before = config.read_bytes()
+    mtime = config.stat().st_mtime_ns
+    run(fakes, places, (REMOTE,), (Target.VSCODE,))
+    assert config.read_bytes() == before and config.stat().st_mtime_ns == mtime
+    records = (McpRecord("drawio", Target.VSCODE, Scope.PROJECT, "b", Status.INSTALLED),)
+    unregister(records, places=places, cli=SubprocessCli(fakes.env))
+    assert config.read_text() == JSONC
+
+
+def test_idempotent_cli_rerun_overwrites_safely(
+    fake_clients: Callable[..., Any], places: Places
+) -> None:
+    fakes = fake_clients(present=("claude",))
+    first = run(fakes, places, (LOCAL,), (Target.CLAUDE,))
+    fakes.clear_log()
+    second = run(fakes, places, (LOCAL,), (Target.CLAUDE,))
+    assert first.records == second.records
+    add = ["claude", "mcp", "add", "my-tool", "--scope", "project", "-e", "API_KEY=${MY_KEY}",
+           "--", "npx", "-y", "my-tool-mcp"]  # fmt: skip
+    assert fakes.argvs() == [add, ["claude", "mcp", "remove", "my-tool", "--scope", "project"], add]
+    assert fakes.state("claude")["mcp"] == ["my-tool"]
+
+
+def test_one_failure_never_stops_the_rest(fake_clients: Callable[..., Any], places: Places) -> None:
+    fakes = fake_clients(present=("claude",), fail=("claude",))
+    (places.root / "opencode.json").write_text("{ not json")
+    report = run(fakes, places, (REMOTE,), ALL)
+    assert [(r.client, r.status) for r in report.records] == [
+        (Target.CLAUDE, Status.SKIPPED),
+        (Target.COPILOT, Status.SKIPPED),
+        (Target.VSCODE, Status.INSTALLED),
+        (Target.OPENCODE, Status.SKIPPED),
+    ]
+    assert report.warnings[0] == (
+        "mcp drawio: `claude mcp add` failed: fake claude: simulated failure"
+    )
+    assert report.warnings[2] == (
+        f"mcp drawio: not configured for opencode: {places.root / 'opencode.json'}:1: "
+        "invalid JSON: expected a string key"
+    )
+    assert (places.root / "opencode.json").read_text() == "{ not json"
+    assert (places.root / ".vscode/mcp.json").exists()
+
+
+def test_opencode_jsonc_alternative_is_edited_in_place(
+    fake_clients: Callable[..., Any], places: Places
+) -> None:
+    fakes = fake_clients(present=())
+    (places.root / "opencode.jsonc").write_text(
+        '{\n  "$schema": "https://opencode.ai/config.json"\n}\n'
+    )
+    run(fakes, places, (LOCAL,), (Target.OPENCODE,))
+    assert not (places.root / "opencode.json").exists()
+    assert read_json(places.root / "opencode.jsonc")["mcp"]["my-tool"]["type"] == "local"
+
+
+def test_unregister_cli_then_file(fake_clients: Callable[..., Any], places: Places) -> None:
+    fakes = fake_clients(present=("claude", "copilot"))
+    report = run(fakes, places, (LOCAL,), ALL, scope=Scope.USER)
+    fakes.clear_log()
+    fakes.present(())  # clients uninstalled since: fall back to the files
+    fakes.present(("claude",))
+    result = unregister(report.records, places=places, cli=SubprocessCli(fakes.env))
+    assert fakes.argvs() == [["claude", "mcp", "remove", "my-tool", "--scope", "user"]]
+    assert result.dropped == report.records
+    assert result.warnings == ()
+    assert read_json(places.home / ".config/Code/User/mcp.json") == {"servers": {}}
+    assert read_json(places.home / ".config/opencode/opencode.json") == {"mcp": {}}
+    # copilot was configured through its CLI, which is now gone: nothing in its file.
+    assert not (places.home / ".copilot/mcp-config.json").exists()
+
+
+def test_reconcile_statuses(fake_clients: Callable[..., Any], places: Places) -> None:
+    fakes = fake_clients(present=("claude",))
+    report = run(fakes, places, (LOCAL, REMOTE), (Target.CLAUDE, Target.VSCODE), Scope.PROJECT)
+    cli = SubprocessCli(fakes.env)
+    fakes.clear_log()
+    checks = reconcile(report.records, places=places, cli=cli)
+    assert [(c.record.name, c.record.client, c.status) for c in checks] == [
+        ("my-tool", Target.CLAUDE, Check.OK),
+        ("my-tool", Target.VSCODE, Check.OK),
+        ("drawio", Target.CLAUDE, Check.OK),
+        ("drawio", Target.VSCODE, Check.OK),
+    ]
+    assert fakes.argvs() == [["claude", "mcp", "list"]]
+    # Out-of-band removal is drift.
+    SubprocessCli(fakes.env).run(["claude", "mcp", "remove", "drawio"], places.root)
+    (places.root / ".vscode/mcp.json").write_text('{"servers": {}}')
+    checks = reconcile(report.records, places=places, cli=cli)
+    assert [c.status for c in checks] == [
+        Check.OK, Check.NOT_REGISTERED, Check.NOT_REGISTERED, Check.NOT_REGISTERED,
+    ]  # fmt: skip
+    assert [c.is_drift for c in checks] == [False, True, True, True]
+    # Unverifiable states are advisory.
+    (places.root / ".vscode/mcp.json").write_text("{,}")
+    fakes.fail("claude")
+    checks = reconcile(report.records, places=places, cli=SubprocessCli(fakes.env))
+    assert [c.to_json()["status"] for c in checks] == [
+        {"query-failed": {"stderr": "fake claude: simulated failure"}},
+        {"config-unreadable": {"error": f"{places.root / '.vscode/mcp.json'}:1: "
+                                        "invalid JSON: expected a string key"}},
+        {"query-failed": {"stderr": "fake claude: simulated failure"}},
+        {"config-unreadable": {"error": f"{places.root / '.vscode/mcp.json'}:1: "
+                                        "invalid JSON: expected a string key"}},
+    ]  # fmt: skip
+    assert not any(c.is_drift for c in checks)
+    fakes.present(())
+    (places.root / ".vscode/mcp.json").unlink()
+    checks = reconcile(report.records, places=places, cli=SubprocessCli(fakes.env))
+    assert [c.status for c in checks] == [Check.CLI_NOT_FOUND, Check.CONFIG_MISSING] * 2
+    skipped = McpRecord("x", Target.COPILOT, Scope.PROJECT, "b", Status.SKIPPED)
+    assert reconcile((skipped,), places=places, cli=cli)[0].to_json() == {
+        "name": "x", "client": "copilot", "bundle": "b", "status": "skipped",
+    }  # fmt: skip

@@ -1,0 +1,130 @@
+"""Per-target config entries, CLI argument lists and config locations (reference notes §6)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from upskill.mcp.model import McpServer, Scope, Target, server_from_values
+from upskill.mcp.shapes import Places, add_argv, config_entry, config_location, remove_argv
+
+LOCAL = server_from_values(
+    "my-tool",
+    local={"command": "npx", "args": ["-y", "my-tool-mcp"], "env": {"API_KEY": "${MY_KEY}"}},
+    requires_env=("MY_KEY",),
+)
+REMOTE = server_from_values(
+    "drawio",
+    remote={
+        "type": "http",
+        "url": "https://mcp.draw.io/mcp",
+        "headers": {"Authorization": "Bearer ${DRAWIO_TOKEN}"},
+    },
+)
+BARE = server_from_values("bare", local={"command": "bare-bin"})
+PLACES = Places(root=Path("/p"), home=Path("/h"), config_home=Path("/h/.config"))
+
+
+@pytest.mark.parametrize(
+    ("server", "target", "expected"),
+    [
+        (LOCAL, Target.CLAUDE,
+         {"command": "npx", "args": ["-y", "my-tool-mcp"], "env": {"API_KEY": "${MY_KEY}"}}),
+        (LOCAL, Target.COPILOT,
+         {"command": "npx", "args": ["-y", "my-tool-mcp"], "env": {"API_KEY": "${MY_KEY}"}}),
+        (LOCAL, Target.VSCODE,
+         {"type": "stdio", "command": "npx", "args": ["-y", "my-tool-mcp"],
+          "env": {"API_KEY": "${MY_KEY}"}}),
+        (LOCAL, Target.OPENCODE,
+         {"type": "local", "command": ["npx", "-y", "my-tool-mcp"],
+          "environment": {"API_KEY": "${MY_KEY}"}}),
+        (REMOTE, Target.CLAUDE,
+         {"type": "http", "url": "https://mcp.draw.io/mcp",
+          "headers": {"Authorization": "Bearer ${DRAWIO_TOKEN}"}}),
+        (REMOTE, Target.VSCODE,
+         {"type": "http", "url": "https://mcp.draw.io/mcp",
+          "headers": {"Authorization": "Bearer ${DRAWIO_TOKEN}"}}),
+        (REMOTE, Target.OPENCODE,
+         {"type": "remote", "url": "https://mcp.draw.io/mcp",
+          "headers": {"Authorization": "Bearer ${DRAWIO_TOKEN}"}}),
+        (BARE, Target.CLAUDE, {"command": "bare-bin"}),
+        (BARE, Target.VSCODE, {"type": "stdio", "command": "bare-bin"}),
+        (BARE, Target.OPENCODE, {"type": "local", "command": ["bare-bin"]}),
+    ],
+)  # fmt: skip
+def test_config_entry_shape(server: McpServer, target: Target, expected: dict[str, object]) -> None:
+    assert config_entry(server, target) == expected
+    assert list(config_entry(server, target)) == list(expected)
+
+
+def test_claude_local_argv_project_and_user() -> None:
+    assert add_argv(LOCAL, Target.CLAUDE, Scope.PROJECT) == [
+        "claude", "mcp", "add", "my-tool", "--scope", "project",
+        "-e", "API_KEY=${MY_KEY}", "--", "npx", "-y", "my-tool-mcp",
+    ]  # fmt: skip
+    assert add_argv(BARE, Target.CLAUDE, Scope.USER) == [
+        "claude", "mcp", "add", "bare", "--scope", "user", "--", "bare-bin",
+    ]  # fmt: skip
+
+
+def test_claude_and_copilot_remote_argv() -> None:
+    assert add_argv(REMOTE, Target.CLAUDE, Scope.USER) == [
+        "claude", "mcp", "add", "--transport", "http", "drawio", "https://mcp.draw.io/mcp",
+        "--scope", "user", "-H", "Authorization: Bearer ${DRAWIO_TOKEN}",
+    ]  # fmt: skip
+    assert add_argv(REMOTE, Target.COPILOT, Scope.PROJECT) == [
+        "copilot", "mcp", "add", "--transport", "http", "drawio", "https://mcp.draw.io/mcp",
+        "-H", "Authorization: Bearer ${DRAWIO_TOKEN}",
+    ]  # fmt: skip
+    assert add_argv(LOCAL, Target.COPILOT, Scope.USER) == [
+        "copilot", "mcp", "add", "my-tool", "-e", "API_KEY=${MY_KEY}",
+        "--", "npx", "-y", "my-tool-mcp",
+    ]  # fmt: skip
+
+
+def test_vscode_cli_only_for_user_scope_and_opencode_never() -> None:
+    assert add_argv(LOCAL, Target.VSCODE, Scope.PROJECT) is None
+    assert add_argv(LOCAL, Target.VSCODE, Scope.USER) == [
+        "code",
+        "--add-mcp",
+        '{"name":"my-tool","type":"stdio","command":"npx","args":["-y","my-tool-mcp"],'
+        '"env":{"API_KEY":"${MY_KEY}"}}',
+    ]
+    assert add_argv(LOCAL, Target.OPENCODE, Scope.PROJECT) is None
+
+
+def test_remove_argv() -> None:
+    assert remove_argv("x", Target.CLAUDE, Scope.PROJECT) == [
+        "claude", "mcp", "remove", "x", "--scope", "project",
+    ]  # fmt: skip
+    assert remove_argv("x", Target.COPILOT, Scope.USER) == ["copilot", "mcp", "remove", "x"]
+    assert remove_argv("x", Target.VSCODE, Scope.USER) is None
+    assert remove_argv("x", Target.OPENCODE, Scope.USER) is None
+
+
+@pytest.mark.parametrize(
+    ("target", "scope", "path", "key"),
+    [
+        (Target.CLAUDE, Scope.PROJECT, "/p/.mcp.json", "mcpServers"),
+        (Target.CLAUDE, Scope.USER, "/h/.claude.json", "mcpServers"),
+        (Target.COPILOT, Scope.USER, "/h/.copilot/mcp-config.json", "mcpServers"),
+        (Target.VSCODE, Scope.PROJECT, "/p/.vscode/mcp.json", "servers"),
+        (Target.VSCODE, Scope.USER, "/h/.config/Code/User/mcp.json", "servers"),
+        (Target.OPENCODE, Scope.PROJECT, "/p/opencode.json", "mcp"),
+        (Target.OPENCODE, Scope.USER, "/h/.config/opencode/opencode.json", "mcp"),
+    ],
+)
+def test_config_locations(target: Target, scope: Scope, path: str, key: str) -> None:
+    location = config_location(target, scope, PLACES)
+    assert location is not None
+    assert (str(location.path), location.root_key) == (path, key)
+
+
+def test_copilot_has_no_project_file() -> None:
+    assert config_location(Target.COPILOT, Scope.PROJECT, PLACES) is None
+
+
+def test_neither_transport_is_rejected() -> None:
+    with pytest.raises(ValueError, match="neither local nor remote"):
+        server_from_values("x")
