@@ -1,0 +1,196 @@
+"""Agent installs: one markdown document per platform, TOML for Codex.
+
+Shares the version guard and lockfile code with skills; only the unit of install
+(a single file instead of a directory) and the Codex transform differ.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from cmx_core.actions import TargetAction
+from cmx_core.atomic import write_atomic
+from cmx_core.checksum import checksum_bytes
+from cmx_core.codex import markdown_to_codex_toml
+from cmx_core.config import artifact_home, load_config
+from cmx_core.environment import Environment, rfc3339
+from cmx_core.errors import BlockedPlanError, ParityError
+from cmx_core.frontmatter import reconcile_document_version
+from cmx_core.guard import DiskState, decide_action
+from cmx_core.identity import ToolIdentity
+from cmx_core.lockfile import LockEntry, LockSource, load_lockfile, save_lockfile
+from cmx_core.paths import Layout
+from cmx_core.platforms import ArtifactKind, Platform, Scope
+from cmx_core.scopelock import scope_lock
+from cmx_core.sources import bundled_source_name, register
+from cmx_core.survey import read_locks
+from cmx_core.targets import resolve_install_targets
+
+
+@dataclass(frozen=True)
+class AgentTargetPlan:
+    platform: Platform
+    dest_path: Path
+    action: TargetAction
+    installed_bytes: bytes
+    installed_checksum: str
+
+    def __str__(self) -> str:
+        return f"{self.platform} → {self.dest_path} ({self.action})"
+
+
+@dataclass(frozen=True)
+class AgentInstallPlan:
+    artifact: ToolIdentity
+    scope: Scope
+    source_checksum: str
+    targets: tuple[AgentTargetPlan, ...]
+    force: bool
+    cmx_managed: bool
+
+    @property
+    def is_blocked(self) -> bool:
+        return any(t.action.is_blocked for t in self.targets)
+
+    def __str__(self) -> str:
+        lines = [f"Install plan for {self.artifact.name} v{self.artifact.version}"]
+        lines.extend(f"  {target}" for target in self.targets)
+        return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True)
+class AgentTargetOutcome:
+    platform: Platform
+    dest_path: Path
+    action: TargetAction
+
+    def __str__(self) -> str:
+        return f"{self.platform} → {self.dest_path} ({self.action})"
+
+
+@dataclass(frozen=True)
+class AgentReport:
+    artifact: ToolIdentity
+    targets: tuple[AgentTargetOutcome, ...]
+    source_registered: bool
+
+    def __str__(self) -> str:
+        lines = [f"Installed {self.artifact.name} v{self.artifact.version}"]
+        lines.extend(f"  {target}" for target in self.targets)
+        return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True)
+class AgentTransform:
+    """The bytes each kind of platform receives for one agent document."""
+
+    reconciled_markdown: str
+    codex_toml: str
+
+    @classmethod
+    def of(cls, markdown: str, artifact: ToolIdentity) -> AgentTransform:
+        reconciled = reconcile_document_version(markdown, artifact.version)
+        return cls(reconciled, markdown_to_codex_toml(reconciled, artifact.name))
+
+    def installed_bytes(self, platform: Platform) -> bytes:
+        text = self.codex_toml if platform.agent_as_toml else self.reconciled_markdown
+        return text.encode("utf-8")
+
+    @property
+    def source_checksum(self) -> str:
+        return checksum_bytes(self.reconciled_markdown.encode("utf-8"))
+
+
+class AgentInstaller:
+    """plan/apply for a markdown agent a tool generates or ships."""
+
+    def __init__(self, artifact: ToolIdentity, env: Environment | None = None) -> None:
+        self.artifact = artifact
+        self.env = env if env is not None else Environment()
+
+    def plan(self, markdown: str, scope: Scope, *, force: bool = False) -> AgentInstallPlan:
+        transform = AgentTransform.of(markdown, self.artifact)
+        layout = Layout.resolve(self.env)
+        config = load_config(layout)
+        locks = read_locks(layout, scope)
+        platforms = resolve_install_targets(
+            ArtifactKind.AGENT,
+            config.managed_platforms,
+            (p for p, lock in locks.items() if lock.packages),
+        )
+        targets = []
+        for platform in platforms:
+            dest = layout.agent_path(platform, scope, self.artifact.name)
+            assert dest is not None  # targets are filtered to agent-capable platforms
+            data = transform.installed_bytes(platform)
+            checksum = checksum_bytes(data)
+            entry = locks[platform].packages.get(self.artifact.name)
+            action = decide_action(
+                bundled_version=self.artifact.version,
+                tracked=entry is not None,
+                installed_version=entry.version if entry is not None else None,
+                disk=_file_state(dest, checksum),
+                force=force,
+            )
+            targets.append(AgentTargetPlan(platform, dest, action, data, checksum))
+        return AgentInstallPlan(
+            self.artifact,
+            scope,
+            transform.source_checksum,
+            tuple(targets),
+            force,
+            config.managed_platforms is not None,
+        )
+
+    def apply(self, markdown: str, plan: AgentInstallPlan) -> AgentReport:
+        if plan.is_blocked:
+            raise BlockedPlanError(self.artifact.name)
+        transform = AgentTransform.of(markdown, self.artifact)
+        if transform.source_checksum != plan.source_checksum:
+            raise ParityError(self.artifact.name)
+        layout = Layout.resolve(self.env)
+        installed_at = rfc3339(self.env.clock.now())
+        with scope_lock(layout.lock_dir(plan.scope)):
+            for target in plan.targets:
+                if not target.action.will_write:
+                    continue
+                write_atomic(target.dest_path, target.installed_bytes)
+                lock_path = layout.lock_path(target.platform, plan.scope)
+                entry = LockEntry(
+                    kind=ArtifactKind.AGENT,
+                    version=self.artifact.version,
+                    installed_at=installed_at,
+                    source=LockSource(self.artifact.source_repo, f"agents/{self.artifact.name}.md"),
+                    source_checksum=plan.source_checksum,
+                    installed_checksum=target.installed_checksum,
+                )
+                save_lockfile(
+                    lock_path, load_lockfile(lock_path).with_entry(self.artifact.name, entry)
+                )
+            registered = plan.cmx_managed and self._register(transform, layout, installed_at)
+        outcomes = tuple(
+            AgentTargetOutcome(t.platform, t.dest_path, t.action) for t in plan.targets
+        )
+        return AgentReport(self.artifact, outcomes, registered)
+
+    def _register(self, transform: AgentTransform, layout: Layout, installed_at: str) -> bool:
+        home = artifact_home(load_config(layout), layout)
+        materialized = home / "agents" / f"{self.artifact.name}.md"
+        write_atomic(materialized, transform.reconciled_markdown.encode("utf-8"))
+        register(
+            layout.sources_path,
+            bundled_source_name(self.artifact.name),
+            materialized,
+            installed_at,
+            replace=True,
+        )
+        return True
+
+
+def _file_state(dest: Path, expected_checksum: str) -> DiskState:
+    if not dest.is_file():
+        return DiskState.MISSING
+    if checksum_bytes(dest.read_bytes()) == expected_checksum:
+        return DiskState.MATCHES_SOURCE
+    return DiskState.DRIFTED

@@ -1,0 +1,89 @@
+"""§5: the cross-port checksum. Filter, `/`-normalise, byte-sort, hash path then content."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from cmx_core.containment import require_inside
+
+TRANSIENT_NAMES = frozenset({"node_modules", "__pycache__", ".git", ".DS_Store"})
+
+
+def is_excluded_component(component: str) -> bool:
+    return (
+        component.startswith(".")
+        or component in TRANSIENT_NAMES
+        or component.lower().endswith(".pyc")
+    )
+
+
+def is_canonical(rel_path: str) -> bool:
+    """Whether a `/`-separated path takes part in the checksum (§5.1)."""
+    return not any(is_excluded_component(part) for part in rel_path.split("/"))
+
+
+def _key(rel_path: str) -> bytes:
+    return rel_path.encode("utf-8", "surrogateescape")
+
+
+def canonical_order(paths: Iterable[str]) -> list[str]:
+    """Canonical paths in hash order: plain byte order of the `/`-joined string (§11.4)."""
+    return sorted((p for p in paths if is_canonical(p)), key=_key)
+
+
+def checksum_pairs(pairs: Iterable[tuple[str, bytes]]) -> str:
+    """Checksum of `(rel_path, bytes)` pairs; non-canonical pairs are ignored."""
+    by_path = {path: data for path, data in pairs if is_canonical(path)}
+    digest = hashlib.sha256()
+    for path in sorted(by_path, key=_key):
+        digest.update(_key(path))
+        digest.update(by_path[path])
+    return "sha256:" + digest.hexdigest()
+
+
+def checksum_bytes(data: bytes) -> str:
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def read_canonical_tree(root: Path) -> dict[str, bytes]:
+    """The canonical files under an installed skill dir, by `/`-joined relative path.
+
+    Excluded names are not descended into, mirroring the reference walk. A symlink
+    whose target leaves `root` is refused rather than hashed.
+    """
+    real_root = root.resolve()
+    found: dict[str, bytes] = {}
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        current = Path(dirpath)
+        kept = []
+        for name in dirnames:
+            if is_excluded_component(name):
+                continue
+            sub = current / name
+            if sub.is_symlink():
+                require_inside(sub, real_root, "installed skill directory")
+                filenames.append(name)
+                continue
+            kept.append(name)
+        dirnames[:] = kept
+        for name in filenames:
+            if is_excluded_component(name):
+                continue
+            path = current / name
+            if path.is_symlink():
+                require_inside(path, real_root, "installed skill directory")
+            if path.is_dir():
+                for sub_rel, data in read_canonical_tree(path).items():
+                    found[f"{path.relative_to(root).as_posix()}/{sub_rel}"] = data
+                continue
+            if not path.is_file():
+                continue
+            found[path.relative_to(root).as_posix()] = path.read_bytes()
+    return found
+
+
+def checksum_dir(root: Path) -> str:
+    return checksum_pairs(read_canonical_tree(root).items())

@@ -1,0 +1,61 @@
+"""The facade an embedding tool uses: plan, apply, status, remove for its companion skill."""
+
+from __future__ import annotations
+
+from cmx_core.applier import apply_plan
+from cmx_core.bundle import BundledSkill, SkillFile
+from cmx_core.checksum import checksum_pairs
+from cmx_core.config import load_config
+from cmx_core.environment import Environment
+from cmx_core.errors import MissingSkillMdError
+from cmx_core.frontmatter import reconcile_skill_files
+from cmx_core.identity import ToolIdentity
+from cmx_core.paths import Layout
+from cmx_core.plan import InstallPlan
+from cmx_core.planner import build_plan
+from cmx_core.platforms import ArtifactKind, Scope
+from cmx_core.remover import remove_skill
+from cmx_core.report import RemoveReport, Report, Status
+from cmx_core.status import skill_status
+from cmx_core.survey import observe, read_locks
+from cmx_core.targets import resolve_install_targets
+
+
+class SkillInstaller:
+    """Installs one tool's bundled skill; the tool's name is the skill's directory name."""
+
+    def __init__(self, tool: ToolIdentity, env: Environment | None = None) -> None:
+        self.tool = tool
+        self.env = env if env is not None else Environment()
+
+    def reconcile(self, skill: BundledSkill) -> tuple[SkillFile, ...]:
+        """The exact bytes that get checksummed and written (SKILL.md version-stamped)."""
+        if not skill.has_skill_md():
+            raise MissingSkillMdError(self.tool.name)
+        return reconcile_skill_files(skill.files, self.tool.version)
+
+    def plan(self, skill: BundledSkill, scope: Scope, *, force: bool = False) -> InstallPlan:
+        """Dry run: reads config, lockfiles and destinations; writes nothing."""
+        files = self.reconcile(skill)
+        source_checksum = checksum_pairs((f.rel_path, f.data) for f in files)
+        layout = Layout.resolve(self.env)
+        config = load_config(layout)
+        locks = read_locks(layout, scope)
+        platforms = resolve_install_targets(
+            ArtifactKind.SKILL,
+            config.managed_platforms,
+            (p for p, lock in locks.items() if lock.packages),
+        )
+        destinations = {p: layout.skill_dir(p, scope, self.tool.name) for p in platforms}
+        state = observe(layout, scope, destinations, self.tool.name, config, locks)
+        return build_plan(self.tool, files, source_checksum, scope, destinations, state, force)
+
+    def apply(self, skill: BundledSkill, plan: InstallPlan) -> Report:
+        """Execute `plan`; refuses a blocked plan and a bundle that changed since plan()."""
+        return apply_plan(plan, self.reconcile(skill), Layout.resolve(self.env), self.env.clock)
+
+    def status(self, scope: Scope) -> Status:
+        return skill_status(self.tool.name, scope, Layout.resolve(self.env))
+
+    def remove(self, scope: Scope) -> RemoveReport:
+        return remove_skill(self.tool.name, scope, Layout.resolve(self.env))
