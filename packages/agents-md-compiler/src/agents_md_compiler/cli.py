@@ -1,15 +1,245 @@
-"""Command-line entry point (placeholder until the contract lands)."""
+"""Command-line layer: parse argv, dispatch, and the only place that prints."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import shlex
 import sys
+from collections.abc import Callable, Sequence
+from typing import IO, NoReturn
 
-from agents_md_compiler import __version__
+from agents_md_compiler.errors import EXIT_ERROR, CompilerError, UsageError
+from agents_md_compiler.invocation import Invocation
+from agents_md_compiler.outcome import Outcome
+from agents_md_compiler.seams import Seams
+from agents_md_compiler.version import installed_version
+
+PROG = "agents-md-compiler"
+FORMAT_TEXT = "text"
+FORMAT_JSON = "json"
+ENVELOPE_SCHEMA_VERSION = 1
+Handler = Callable[[Invocation], Outcome]
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="agents-md-compiler")
-    parser.add_argument("--version", action="version", version=f"agents-md-compiler {__version__}")
-    parser.parse_args(sys.argv[1:] if argv is None else argv)
-    return 0
+class _Parser(argparse.ArgumentParser):
+    """argparse errors are usage errors (exit 1), reported like every other error."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def _add_common(parser: argparse.ArgumentParser, *, top: bool) -> None:
+    suffix = "top" if top else "sub"
+    default = FORMAT_TEXT if top else argparse.SUPPRESS
+    parser.add_argument(
+        "--format", dest=f"format_{suffix}", choices=(FORMAT_TEXT, FORMAT_JSON), default=default
+    )
+    parser.add_argument(
+        "--quiet",
+        dest=f"quiet_{suffix}",
+        action="store_true",
+        default=False if top else argparse.SUPPRESS,
+        help="suppress non-error stderr",
+    )
+
+
+def _paths(parser: argparse.ArgumentParser, *names: str) -> None:
+    for name in names:
+        parser.add_argument(f"--{name}", metavar="PATH")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description="Compile AGENTS.md from a TOML manifest of modules.")
+    _add_common(parser, top=True)
+    parser.add_argument("--version", dest="show_version", action="store_true")
+    subs = parser.add_subparsers(dest="command", parser_class=_Parser)
+
+    def sub(name: str, help_text: str) -> argparse.ArgumentParser:
+        child = subs.add_parser(name, help=help_text, description=help_text)
+        _add_common(child, top=False)
+        return child
+
+    init = sub("init", "scaffold an example manifest and modules")
+    init.add_argument("--directory", metavar="PATH")
+    init.add_argument("--bundle-id", metavar="IDENT")
+    init.add_argument("--target", metavar="PATH")
+    lock = sub("lock", "validate sources and write the deterministic lock")
+    _paths(lock, "manifest", "lock")
+    lock.add_argument("--check", action="store_true", help="read-only: exit 2 if stale")
+    validate = sub("validate", "validate manifest, lock, sources and rendered structure")
+    _paths(validate, "manifest", "lock", "target")
+    render = sub("render", "emit rendered bytes to stdout (or a new --output file)")
+    _paths(render, "manifest", "lock", "output")
+    render.add_argument("--locked", action="store_true", help="require a current lock")
+    for name, text in (
+        ("check", "compare a fresh render with the target"),
+        ("status", "report source, lock, target, override and receipts"),
+    ):
+        _paths(sub(name, text), "manifest", "lock", "target")
+    install = sub("install", "back up and atomically install (only with --apply)")
+    _paths(install, "manifest", "lock", "target")
+    install.add_argument("--apply", action="store_true")
+    install.add_argument("--replace-unmanaged", action="store_true")
+    install.add_argument("--expect-target-sha256", metavar="HEX64")
+    rollback = sub("rollback", "restore one install receipt (only with --apply)")
+    _paths(rollback, "manifest", "target", "receipt")
+    rollback.add_argument("--apply", action="store_true")
+    codex = sub("verify-codex", "check that Codex sees every module in its startup input")
+    _paths(codex, "manifest", "lock", "target", "cwd")
+    codex.add_argument("--timeout", metavar="SECONDS", default="60")
+    sub("version", "print the installed version")
+    return parser
+
+
+def _handlers() -> dict[str, Handler]:
+    """Imported lazily so `version` and `--help` stay cheap."""
+    from agents_md_compiler.cmd_codex import cmd_verify_codex
+    from agents_md_compiler.cmd_mutate import cmd_install, cmd_rollback
+    from agents_md_compiler.cmd_static import (
+        cmd_check,
+        cmd_lock,
+        cmd_render,
+        cmd_status,
+        cmd_validate,
+    )
+    from agents_md_compiler.scaffold import cmd_init
+
+    return {
+        "init": cmd_init,
+        "lock": cmd_lock,
+        "validate": cmd_validate,
+        "render": cmd_render,
+        "check": cmd_check,
+        "status": cmd_status,
+        "install": cmd_install,
+        "rollback": cmd_rollback,
+        "verify-codex": cmd_verify_codex,
+    }
+
+
+def resolve_format(args: argparse.Namespace) -> str:
+    value = getattr(args, "format_sub", None) or getattr(args, "format_top", FORMAT_TEXT)
+    return str(value)
+
+
+def resolve_quiet(args: argparse.Namespace) -> bool:
+    return bool(getattr(args, "quiet_sub", False) or getattr(args, "quiet_top", False))
+
+
+def _prescan(argv: Sequence[str]) -> tuple[str, str | None]:
+    """Best-effort format and command for reporting a usage error before parsing finished."""
+    fmt, command = FORMAT_TEXT, None
+    known = set(_COMMANDS)
+    for index, word in enumerate(argv):
+        if word == "--format" and index + 1 < len(argv):
+            fmt = argv[index + 1]
+        elif word.startswith("--format="):
+            fmt = word.split("=", 1)[1]
+        elif command is None and word in known:
+            command = word
+    return (FORMAT_JSON if fmt == FORMAT_JSON else FORMAT_TEXT), command
+
+
+_COMMANDS = (
+    "init",
+    "lock",
+    "validate",
+    "render",
+    "check",
+    "status",
+    "install",
+    "rollback",
+    "verify-codex",
+    "version",
+)
+
+
+def emit_json(document: dict[str, object], stream: IO[str]) -> None:
+    stream.write(json.dumps(document, sort_keys=True) + "\n")
+
+
+class Printer:
+    def __init__(self, fmt: str, quiet: bool, command: str | None) -> None:
+        self.fmt, self.quiet, self.command = fmt, quiet, command
+
+    def _prefix(self) -> str:
+        return f"{PROG}: {self.command}" if self.command else PROG
+
+    def error(self, exc: CompilerError) -> int:
+        if self.fmt == FORMAT_JSON:
+            error: dict[str, object] = {"kind": type(exc).__name__, "message": exc.message}
+            paths = exc.paths()
+            if paths is not None:
+                error["paths"] = paths
+            state = None if exc.state is None else str(exc.state)
+            emit_json(self._envelope(False, state) | {"error": error}, sys.stdout)
+        label = "error" if exc.state is None else str(exc.state)
+        sys.stderr.write(f"{self._prefix()}: {label}: {exc.describe()}\n")
+        return exc.exit_code
+
+    def outcome(self, outcome: Outcome) -> int:
+        ok = outcome.exit_code == 0
+        state = None if outcome.state is None else str(outcome.state)
+        if self.fmt == FORMAT_JSON:
+            emit_json(self._envelope(ok, state) | outcome.fields, sys.stdout)
+        elif outcome.stdout is not None:
+            sys.stdout.flush()
+            sys.stdout.buffer.write(outcome.stdout)
+            sys.stdout.buffer.flush()
+        elif state is not None:
+            sys.stdout.write(state + "\n")
+        if not self.quiet:
+            for line in outcome.progress:
+                sys.stderr.write(f"{self._prefix()}: {line}\n")
+        if not ok:
+            detail = f": {outcome.detail}" if outcome.detail else ""
+            sys.stderr.write(f"{self._prefix()}: {state}{detail}\n")
+        return outcome.exit_code
+
+    def _envelope(self, ok: bool, state: str | None) -> dict[str, object]:
+        return {
+            "command": self.command,
+            "ok": ok,
+            "schema_version": ENVELOPE_SCHEMA_VERSION,
+            "state": state,
+        }
+
+
+def main(argv: Sequence[str] | None = None, *, seams: Seams | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    fmt, command = _prescan(args_list)
+    printer = Printer(fmt, False, command)
+    try:
+        args = build_parser().parse_args(args_list)
+    except UsageError as exc:
+        return printer.error(exc)
+    printer = Printer(resolve_format(args), resolve_quiet(args), args.command)
+    if args.show_version or args.command == "version":
+        printer.command = "version"
+        version = installed_version()
+        if printer.fmt == FORMAT_JSON:
+            emit_json(printer._envelope(True, None) | {"version": version}, sys.stdout)
+        else:
+            sys.stdout.write(version + "\n")
+        return 0
+    if args.command is None:
+        return printer.error(UsageError("a command is required; see --help"))
+    invocation = Invocation(args, seams or Seams())
+    try:
+        outcome = _handlers()[args.command](invocation)
+    except CompilerError as exc:
+        return printer.error(exc)
+    except OSError as exc:
+        from agents_md_compiler.errors import CompilerIOError
+
+        return printer.error(
+            CompilerIOError(exc.strerror or type(exc).__name__, lexical=exc.filename)
+        )
+    if args.command == "init" and printer.fmt == FORMAT_TEXT:
+        outcome.stdout = (shlex.join(outcome.fields["next_command"]) + "\n").encode()  # type: ignore[arg-type]
+    return printer.outcome(outcome)
+
+
+def _unused() -> int:  # pragma: no cover
+    return EXIT_ERROR

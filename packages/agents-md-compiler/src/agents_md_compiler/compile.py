@@ -7,12 +7,19 @@ from collections.abc import Mapping
 from agents_md_compiler.errors import SourceError
 from agents_md_compiler.lockfile import build_lock, serialize_lock
 from agents_md_compiler.manifest import load_manifest
-from agents_md_compiler.models import BundleLimits, CompiledBundle, Manifest, PathPair, sha256_hex
+from agents_md_compiler.models import (
+    DEFAULT_LIMITS,
+    BundleLimits,
+    CompiledBundle,
+    Manifest,
+    PathPair,
+    sha256_hex,
+)
 from agents_md_compiler.rendering import RenderError, RenderInput, render_bundle, validate_rendered
 from agents_md_compiler.sources import read_sources
 
 
-def compile_bundle(manifest: Manifest, limits: BundleLimits = BundleLimits()) -> CompiledBundle:
+def compile_bundle(manifest: Manifest, limits: BundleLimits = DEFAULT_LIMITS) -> CompiledBundle:
     sources = read_sources(manifest, limits)
     lock = build_lock(manifest, sources)
     lock_bytes = serialize_lock(lock)
@@ -22,7 +29,9 @@ def compile_bundle(manifest: Manifest, limits: BundleLimits = BundleLimits()) ->
     try:
         validate_rendered(rendered, data)
     except RenderError as exc:
-        raise SourceError(str(exc), lexical=manifest.path.lexical, resolved=manifest.path.resolved) from None
+        raise SourceError(
+            str(exc), lexical=manifest.path.lexical, resolved=manifest.path.resolved
+        ) from None
     return CompiledBundle(
         manifest=manifest,
         sources=sources,
@@ -35,6 +44,6 @@ def compile_bundle(manifest: Manifest, limits: BundleLimits = BundleLimits()) ->
 
 
 def load_and_compile(
-    path: PathPair, environ: Mapping[str, str], limits: BundleLimits = BundleLimits()
+    path: PathPair, environ: Mapping[str, str], limits: BundleLimits = DEFAULT_LIMITS
 ) -> CompiledBundle:
     return compile_bundle(load_manifest(path, environ, limits), limits)

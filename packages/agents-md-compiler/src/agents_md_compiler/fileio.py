@@ -47,7 +47,11 @@ def read_regular(path: str, limit: int, *, allow_empty: bool = True) -> FileRead
             data = handle.read(limit + 1)
     finally:
         os.close(fd)
-    if (after.st_dev, after.st_ino, after.st_size) != (before.st_dev, before.st_ino, before.st_size):
+    if (after.st_dev, after.st_ino, after.st_size) != (
+        before.st_dev,
+        before.st_ino,
+        before.st_size,
+    ):
         raise ReadProblem("changed while reading")
     if len(data) != after.st_size:
         raise ReadProblem("changed while reading")

@@ -27,9 +27,7 @@ MAX_LOCK_BYTES = 16 * MIB
 
 
 def build_lock(manifest: Manifest, sources: tuple[SourceSnapshot, ...]) -> Lock:
-    modules = tuple(
-        LockedModule(s.spec.id, s.sha256, s.size_bytes, s.spec.source) for s in sources
-    )
+    modules = tuple(LockedModule(s.spec.id, s.sha256, s.size_bytes, s.spec.source) for s in sources)
     return Lock(LOCK_FORMAT, manifest.bundle_id, manifest.sha256, modules)
 
 
@@ -87,9 +85,7 @@ def parse_lock(data: bytes, path: PathPair) -> Lock:
     raw_modules = doc["modules"]
     if not isinstance(raw_modules, list) or not raw_modules:
         raise _error(path, "lock modules must be a non-empty array")
-    modules = tuple(
-        _module(entry, index, version, path) for index, entry in enumerate(raw_modules)
-    )
+    modules = tuple(_module(entry, index, version, path) for index, entry in enumerate(raw_modules))
     return Lock(version, bundle_id, manifest_sha, modules)
 
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import os
 import tomllib
 from collections.abc import Mapping
+from pathlib import Path
 
 from agents_md_compiler.errors import ManifestError
 from agents_md_compiler.fileio import ReadProblem, read_regular
 from agents_md_compiler.models import (
+    DEFAULT_LIMITS,
     IDENTIFIER_RE,
     BundleLimits,
     Manifest,
@@ -24,7 +25,7 @@ SCHEMA_VERSION = 1
 
 
 def load_manifest(
-    path: PathPair, environ: Mapping[str, str], limits: BundleLimits = BundleLimits()
+    path: PathPair, environ: Mapping[str, str], limits: BundleLimits = DEFAULT_LIMITS
 ) -> Manifest:
     try:
         data = read_regular(path.resolved, limits.max_manifest_bytes).data
@@ -34,7 +35,7 @@ def load_manifest(
 
 
 def parse_manifest(
-    data: bytes, path: PathPair, environ: Mapping[str, str], limits: BundleLimits = BundleLimits()
+    data: bytes, path: PathPair, environ: Mapping[str, str], limits: BundleLimits = DEFAULT_LIMITS
 ) -> Manifest:
     try:
         text = data.decode("utf-8")
@@ -56,7 +57,7 @@ def parse_manifest(
         raise _error(path, f"unsupported schema_version {version} (expected 1)")
     bundle_id = _identifier(doc, "bundle_id", "bundle_id", path)
     target = _nonblank(doc, "default_target", "default_target", path)
-    base = os.path.dirname(path.resolved)
+    base = str(Path(path.resolved).parent)
     modules = _modules(doc, base, path, environ, limits)
     return Manifest(
         path=path,
@@ -112,7 +113,8 @@ def _modules(
         resolved = resolve(source, base, environ)
         if resolved in seen_paths:
             raise _error(
-                path, f"{where}: duplicate source path {resolved} (also module {seen_paths[resolved]!r})"
+                path,
+                f"{where}: duplicate source path {resolved} (also module {seen_paths[resolved]!r})",
             )
         seen_paths[resolved] = module_id
         specs.append(ModuleSpec(module_id, source, resolved))

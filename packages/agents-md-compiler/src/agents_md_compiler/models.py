@@ -33,6 +33,9 @@ class BundleLimits:
     max_probe_output_bytes: int = 32 * MIB
 
 
+DEFAULT_LIMITS = BundleLimits()
+
+
 @dataclass(frozen=True)
 class PathPair:
     """What the user wrote (lexical) and the absolute normalized path (resolved)."""

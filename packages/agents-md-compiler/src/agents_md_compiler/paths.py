@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from pathlib import Path
 
 from agents_md_compiler.models import DISTRIBUTION_DIRECTORY, PathPair, sha256_hex
 
@@ -19,16 +20,16 @@ def expand_user(value: str, environ: Mapping[str, str]) -> str:
         return value
     head, sep, tail = value.partition("/")
     if head == "~":
-        home = environ.get("HOME") or os.path.expanduser("~")
+        home = environ.get("HOME") or str(Path("~").expanduser())
         return home + sep + tail if sep else home
-    return os.path.expanduser(value)
+    return str(Path(value).expanduser())
 
 
 def resolve(value: str, base: str, environ: Mapping[str, str]) -> str:
     """Join a relative value to base and normalize; symlinks are never resolved."""
     expanded = expand_user(value, environ)
-    if not os.path.isabs(expanded):
-        expanded = os.path.join(base, expanded)
+    if not Path(expanded).is_absolute():
+        expanded = str(Path(base, expanded))
     return os.path.normpath(expanded)
 
 
@@ -39,26 +40,26 @@ def pair(value: str, base: str, environ: Mapping[str, str]) -> PathPair:
 def state_root(environ: Mapping[str, str]) -> str:
     xdg = environ.get("XDG_STATE_HOME", "")
     base = xdg if xdg else resolve("~/.local/state", "/", environ)
-    return os.path.join(base, DISTRIBUTION_DIRECTORY)
+    return str(Path(base, DISTRIBUTION_DIRECTORY))
 
 
 def deployment_dir(root: str, bundle_id: str, resolved_target: str) -> str:
-    return os.path.join(root, "_v2", "deployments", bundle_id, sha256_hex(resolved_target.encode()))
+    return str(Path(root, "_v2", "deployments", bundle_id, sha256_hex(resolved_target.encode())))
 
 
 def legacy_bundle_dir(root: str, bundle_id: str) -> str:
-    return os.path.join(root, bundle_id)
+    return str(Path(root, bundle_id))
 
 
 def advisory_lock_path(root: str, resolved: str) -> str:
     """Target locks and lock-file locks share one namespace keyed by path only."""
-    return os.path.join(root, "_v2", "locks", sha256_hex(resolved.encode()) + ".lock")
+    return str(Path(root, "_v2", "locks", sha256_hex(resolved.encode()) + ".lock"))
 
 
 def override_path_for(resolved_target: str) -> str | None:
-    if os.path.basename(resolved_target) != TARGET_NAME:
+    if Path(resolved_target).name != TARGET_NAME:
         return None
-    return os.path.join(os.path.dirname(resolved_target), OVERRIDE_NAME)
+    return str(Path(str(Path(resolved_target).parent), OVERRIDE_NAME))
 
 
 def codex_home(environ: Mapping[str, str]) -> str:

@@ -4,13 +4,22 @@ from __future__ import annotations
 
 from agents_md_compiler.errors import SourceError
 from agents_md_compiler.fileio import ReadProblem, read_regular
-from agents_md_compiler.models import BundleLimits, Manifest, ModuleSpec, SourceSnapshot, sha256_hex
+from agents_md_compiler.models import (
+    DEFAULT_LIMITS,
+    BundleLimits,
+    Manifest,
+    ModuleSpec,
+    SourceSnapshot,
+    sha256_hex,
+)
 
 RESERVED_MARKER = b"<!-- agents-md-compiler:"
 BOM = b"\xef\xbb\xbf"
 
 
-def read_sources(manifest: Manifest, limits: BundleLimits = BundleLimits()) -> tuple[SourceSnapshot, ...]:
+def read_sources(
+    manifest: Manifest, limits: BundleLimits = DEFAULT_LIMITS
+) -> tuple[SourceSnapshot, ...]:
     snapshots: list[SourceSnapshot] = []
     total = 0
     by_digest: dict[str, str] = {}
@@ -30,7 +39,7 @@ def read_sources(manifest: Manifest, limits: BundleLimits = BundleLimits()) -> t
     return tuple(snapshots)
 
 
-def read_source(spec: ModuleSpec, limits: BundleLimits = BundleLimits()) -> SourceSnapshot:
+def read_source(spec: ModuleSpec, limits: BundleLimits = DEFAULT_LIMITS) -> SourceSnapshot:
     try:
         spec.resolved_source.encode("utf-8")
     except UnicodeEncodeError:

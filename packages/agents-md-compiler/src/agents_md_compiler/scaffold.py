@@ -1,0 +1,131 @@
+"""init: scaffold an example manifest and two modules, refusing every existing path."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from agents_md_compiler.errors import OutputExistsError, UsageError
+from agents_md_compiler.invocation import Invocation
+from agents_md_compiler.models import IDENTIFIER_RE
+from agents_md_compiler.outcome import Outcome
+from agents_md_compiler.paths import DEFAULT_MANIFEST, TARGET_NAME, expand_user, resolve
+
+DEFAULT_BUNDLE_ID = "example-bundle"
+FILE_MODE = 0o644
+DIR_MODE = 0o755
+
+CORE_MODULE = b"""# Working Agreement
+
+Follow these rules on every task in this repository.
+
+- Read the surrounding code before changing it, and match its conventions.
+- Prefer the smallest change that fully solves the problem.
+- State assumptions explicitly when a request is ambiguous.
+- Run the project's tests before declaring a change complete.
+"""
+
+REVIEW_MODULE = b"""# Review Checklist
+
+Before handing work back, check each item.
+
+1. Every changed behaviour has a test that fails without the change.
+2. Error messages name the file or input that caused them.
+3. No secrets, tokens, or credentials appear in code, logs, or fixtures.
+4. Documentation changes accompany user-visible behaviour changes.
+"""
+
+
+@dataclass(frozen=True)
+class ScaffoldFile:
+    relative: str
+    content: bytes
+
+
+def manifest_text(bundle_id: str, target: str) -> bytes:
+    return (
+        "schema_version = 1\n"
+        f"bundle_id = {json.dumps(bundle_id)}\n"
+        f"default_target = {json.dumps(target)}\n"
+        "\n"
+        "[[modules]]\n"
+        'id = "core"\n'
+        'source = "modules/core.md"\n'
+        "\n"
+        "[[modules]]\n"
+        'id = "review"\n'
+        'source = "modules/review.md"\n'
+    ).encode()
+
+
+def scaffold_target(inv: Invocation, directory: str) -> str:
+    """The manifest's default_target value as it will be serialized."""
+    value = inv.option("target")
+    environ = inv.seams.environ
+    if value is None:
+        codex_home = environ.get("CODEX_HOME", "")
+        if codex_home:
+            return os.path.normpath(Path(codex_home).absolute() / TARGET_NAME)
+        return "~/.codex/AGENTS.md"
+    if value.startswith("~") or Path(expand_user(value, environ)).is_absolute():
+        return value
+    resolved = resolve(value, inv.seams.cwd(), environ)
+    try:
+        return os.path.relpath(resolved, directory)
+    except ValueError:
+        return resolved
+
+
+def cmd_init(inv: Invocation) -> Outcome:
+    bundle_id = inv.option("bundle_id") or DEFAULT_BUNDLE_ID
+    if not IDENTIFIER_RE.match(bundle_id):
+        raise UsageError(f"--bundle-id {bundle_id!r} does not match [a-z][a-z0-9-]{{0,63}}")
+    directory = resolve(inv.option("directory") or ".", inv.seams.cwd(), inv.seams.environ)
+    target = scaffold_target(inv, directory)
+    files = (
+        ScaffoldFile(DEFAULT_MANIFEST, manifest_text(bundle_id, target)),
+        ScaffoldFile(str(Path("modules", "core.md")), CORE_MODULE),
+        ScaffoldFile(str(Path("modules", "review.md")), REVIEW_MODULE),
+    )
+    for item in files:
+        path = str(Path(directory, item.relative))
+        if os.path.lexists(path):
+            raise OutputExistsError(
+                "init refuses to overwrite an existing path", lexical=item.relative, resolved=path
+            )
+    created: list[str] = []
+    for sub in (directory, str(Path(directory, "modules"))):
+        if not Path(sub).is_dir():
+            Path(sub).mkdir(mode=DIR_MODE, parents=True)
+            Path(sub).chmod(DIR_MODE)
+            created.append(sub)
+    for item in files:
+        path = str(Path(directory, item.relative))
+        _create_exclusive(path, item.content)
+        created.append(path)
+    manifest_path = str(Path(directory, DEFAULT_MANIFEST))
+    next_command = ["agents-md-compiler", "lock", "--manifest", manifest_path]
+    outcome = Outcome(
+        None,
+        0,
+        {
+            "directory": directory,
+            "created": created,
+            "target_path": resolve(target, directory, inv.seams.environ),
+            "next_command": next_command,
+        },
+    )
+    outcome.progress.extend(f"created {path}" for path in created)
+    return outcome
+
+
+def _create_exclusive(path: str, content: bytes) -> None:
+    fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, FILE_MODE)
+    try:
+        os.write(fd, content)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    Path(path).chmod(FILE_MODE)
