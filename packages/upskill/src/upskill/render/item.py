@@ -1,0 +1,77 @@
+"""`render_item`: one SSOT item -> the files one client reads.
+
+Pure: the item already holds its body, overrides and resource bytes, so the
+result depends only on the arguments. Paths are POSIX, relative to the
+install root (project dir or $HOME), identical for both scopes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from upskill.clients import family, render_target
+from upskill.errors import RenderError
+from upskill.format.model import Item
+from upskill.format.names import name_problem
+from upskill.markdown import LinkRewrite
+from upskill.render.body import render_body
+from upskill.render.frontmatter import build_frontmatter
+from upskill.render.tables import GENERATED_FILE_MODE, layout
+from upskill.render.yaml_emit import emit_mapping
+
+
+@dataclass(frozen=True)
+class OutputFile:
+    path: str  # POSIX, relative to the install root
+    data: bytes
+    mode: int
+
+
+@dataclass(frozen=True)
+class Rendering:
+    files: tuple[OutputFile, ...]
+    warnings: tuple[str, ...]
+
+
+def targets_client(item: Item, client: str) -> bool:
+    """Whether the item's `audience:` admits `client` (vscode counts as copilot)."""
+    return item.audience is None or family(client) in item.audience
+
+
+def output_path(item: Item, client: str, *, alias: str | None = None) -> str:
+    """The entrypoint path `render_item` writes for this item and client."""
+    return layout(item.kind, render_target(client)).entrypoint(alias or item.name)
+
+
+def assemble(frontmatter: str, body: str) -> str:
+    if not body:
+        return f"---\n{frontmatter}---\n"
+    return f"---\n{frontmatter}---\n\n{body}"
+
+
+def render_item(item: Item, client: str, *, alias: str | None = None) -> Rendering:
+    """Render `item` for `client` (claude, copilot, vscode or opencode).
+
+    `alias` installs the item under another name: paths, the resource
+    directory, link prefixes and the emitted `name:` all use it.
+    """
+    target = render_target(client)
+    if not targets_client(item, client):
+        return Rendering(
+            (),
+            (
+                f"{item.entrypoint}: {item.kind.value} {item.name!r} skipped for "
+                f"{client}: its audience is {', '.join(item.audience or ())}",
+            ),
+        )
+    name = alias or item.name
+    if alias is not None and (problem := name_problem(alias)) is not None:
+        raise RenderError(f"invalid alias: {problem}", path=item.entrypoint)
+    where = layout(item.kind, target)
+    rewrite = LinkRewrite(name, item.resource_paths) if where.flat and item.resources else None
+    fields, warnings = build_frontmatter(item, target, name)
+    text = assemble(emit_mapping(fields), render_body(item, target, rewrite))
+    files = [OutputFile(where.entrypoint(name), text.encode("utf-8"), GENERATED_FILE_MODE)]
+    base = where.resource_dir(name)
+    files.extend(OutputFile(f"{base}/{r.path}", r.data, r.mode) for r in item.resources)
+    return Rendering(tuple(files), tuple(warnings))
