@@ -107,6 +107,45 @@ def delete(location: ConfigLocation, name: str) -> bool:
     return True
 
 
+def _array_edit(location: ConfigLocation, value: str, *, add: bool) -> bool:
+    path = _existing(location)
+    old = read_text(path)
+    if old is None or not old.strip():
+        if not add:
+            return False
+        write_text_atomic(path, json.dumps({location.root_key: [value]}, indent=2) + "\n")
+        return True
+    edit = jsonc.append_item if add else jsonc.remove_item
+    new = _edit(path, old, edit, (location.root_key,), value)
+    if new == old:
+        return False
+    write_text_atomic(path, new)
+    return True
+
+
+def add_to_array(location: ConfigLocation, value: str) -> bool:
+    """Append value to the top-level array `<root key>` unless present; True when changed."""
+    return _array_edit(location, value, add=True)
+
+
+def remove_from_array(location: ConfigLocation, value: str) -> bool:
+    """Remove value from the top-level array `<root key>`; True when it was there."""
+    return _array_edit(location, value, add=False)
+
+
+def array_contains(location: ConfigLocation, value: str) -> bool | None:
+    """None when the file is absent; raises ConfigFileError when unreadable."""
+    path = _existing(location)
+    text = read_text(path)
+    if text is None:
+        return None
+    try:
+        items = jsonc.array_at(text, (location.root_key,)) if text.strip() else None
+    except jsonc.JsoncError as exc:
+        raise ConfigFileError(exc.message, path=path, line=exc.line) from None
+    return items is not None and value in items
+
+
 @dataclass(frozen=True)
 class Lookup:
     """Whether a file holds the server; `present_file` False when the file is absent."""

@@ -10,6 +10,10 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from upskill.format.model import McpServer as FormatServer
 
 
 class Target(enum.StrEnum):
@@ -107,3 +111,21 @@ def server_from_values(
     else:
         raise ValueError(f"mcp server {name!r} has neither local nor remote transport")
     return McpServer(name=name, transport=transport, requires_env=tuple(requires_env))
+
+
+def from_format(server: FormatServer) -> McpServer:
+    """Adapt the format package's typed `mcps` entry (same data, hashable and ordered)."""
+    from upskill.format.model import McpLocal
+
+    t = server.transport
+    if isinstance(t, McpLocal):
+        return server_from_values(
+            server.name,
+            local={"command": t.command, "args": t.args, "env": t.env},
+            requires_env=server.requires_env,
+        )
+    return server_from_values(
+        server.name,
+        remote={"type": t.type, "url": t.url, "headers": t.headers},
+        requires_env=server.requires_env,
+    )

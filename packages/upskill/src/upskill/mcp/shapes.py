@@ -136,6 +136,11 @@ def config_location(target: Target, scope: Scope, places: Places) -> ConfigLocat
             places.home / "Library" / "Application Support" if places.macos else places.config_home
         )
         return ConfigLocation(base / "Code" / "User" / "mcp.json", key)
+    return opencode_config(scope, places, key)
+
+
+def opencode_config(scope: Scope, places: Places, key: str) -> ConfigLocation:
+    """opencode.json (or an existing opencode.jsonc): the project's, or the user's."""
     folder = places.root if scope is Scope.PROJECT else places.config_home / "opencode"
     return ConfigLocation(folder / "opencode.json", key, (folder / "opencode.jsonc",))
 

@@ -1,0 +1,95 @@
+"""Pure: what to run for a plugin descriptor, and how to recognise it afterwards."""
+
+from __future__ import annotations
+
+from upskill.format.model import (
+    PluginConfigWrite,
+    PluginDescriptor,
+    PluginExtension,
+    PluginInstructions,
+    PluginMarketplace,
+    PluginModule,
+)
+from upskill.mcp import shapes
+from upskill.mcp.model import Scope
+from upskill.mcp.shapes import ConfigLocation, Places
+
+EXECUTABLE: dict[str, str] = {
+    "claude": "claude",
+    "copilot": "copilot",
+    "vscode": "code",
+    "opencode": "opencode",
+}
+PLUGIN_KEY = "plugin"  # opencode.json's plugin array
+
+
+def identifier(descriptor: PluginDescriptor) -> str:
+    """The lockfile identifier: `plugin@marketplace`, extension id, module, URI or docs URL."""
+    if isinstance(descriptor, PluginMarketplace):
+        return f"{descriptor.plugin}@{descriptor.marketplace}"
+    if isinstance(descriptor, PluginExtension):
+        return descriptor.extension
+    if isinstance(descriptor, PluginModule):
+        return descriptor.module
+    if isinstance(descriptor, PluginConfigWrite):
+        return descriptor.plugin_uri
+    return descriptor.instructions_url
+
+
+def install_url(descriptor: PluginDescriptor) -> str | None:
+    if isinstance(descriptor, PluginInstructions):
+        return descriptor.instructions_url
+    return descriptor.install_url
+
+
+def _scope_args(client: str, scope: Scope) -> list[str]:
+    return ["--scope", scope.value] if client == "claude" else []
+
+
+def install_argvs(client: str, descriptor: PluginDescriptor, scope: Scope) -> list[list[str]]:
+    """Commands in order; empty for forms that are not CLI installs."""
+    exe = EXECUTABLE[client]
+    if isinstance(descriptor, PluginMarketplace):
+        ref = identifier(descriptor)
+        return [
+            [exe, "plugin", "marketplace", "add", descriptor.source],
+            [exe, "plugin", "install", ref, *_scope_args(client, scope)],
+        ]
+    if isinstance(descriptor, PluginExtension):
+        return [[exe, "--install-extension", descriptor.extension]]
+    if isinstance(descriptor, PluginModule):
+        return [[exe, "plugin", descriptor.module]]
+    return []
+
+
+def uninstall_argv(client: str, ident: str, scope: Scope) -> list[str]:
+    exe = EXECUTABLE[client]
+    if client == "vscode":
+        return [exe, "--uninstall-extension", ident]
+    if client == "opencode":
+        return [exe, "plugin", "remove", ident]
+    return [exe, "plugin", "uninstall", ident, *_scope_args(client, scope)]
+
+
+def list_argv(client: str, scope: Scope) -> list[str]:
+    exe = EXECUTABLE[client]
+    if client == "vscode":
+        return [exe, "--list-extensions"]
+    return [exe, "plugin", "list", *_scope_args(client, scope)]
+
+
+def is_listed(client: str, ident: str, output: str) -> bool:
+    """Whether a listing names the plugin (extension ids are case-insensitive)."""
+    for line in output.splitlines():
+        text = line.strip()
+        if client == "vscode":
+            if text.split("@")[0].lower() == ident.lower():
+                return True
+        elif ident in text.split():
+            return True
+    return False
+
+
+def opencode_config(scope: Scope, places: Places) -> ConfigLocation:
+    """opencode.json holding `plugin[]`: the project's, or the user's in global scope."""
+    return shapes.opencode_config(scope, places, PLUGIN_KEY)

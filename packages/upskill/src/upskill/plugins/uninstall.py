@@ -1,0 +1,53 @@
+"""Remove a bundle's plugins when the bundle goes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from upskill.errors import UpskillError
+from upskill.mcp import configfile
+from upskill.mcp.clientcli import ClientCli
+from upskill.mcp.shapes import Places
+from upskill.plugins import steps
+from upskill.plugins.model import PluginRecord, PluginStatus
+
+
+@dataclass(frozen=True)
+class UninstallReport:
+    notices: tuple[str, ...]
+    warnings: tuple[str, ...]
+
+
+def _from_opencode_config(record: PluginRecord, places: Places) -> bool:
+    """opencode plugins live in opencode.json `plugin[]` whichever form added them."""
+    try:
+        return configfile.remove_from_array(
+            steps.opencode_config(record.scope, places), record.identifier
+        )
+    except UpskillError:
+        return False
+
+
+def uninstall_plugins(
+    records: Sequence[PluginRecord], *, places: Places, cli: ClientCli
+) -> UninstallReport:
+    """Uninstall installed records; skipped/instructions records have nothing to undo."""
+    notices: list[str] = []
+    warnings: list[str] = []
+    for record in records:
+        if record.status is not PluginStatus.INSTALLED:
+            continue
+        where = f"plugin {record.name} ({record.client})"
+        if record.client == "opencode" and _from_opencode_config(record, places):
+            notices.append(f"{where}: removed from opencode.json")
+            continue
+        argv = steps.uninstall_argv(record.client, record.identifier, record.scope)
+        result = cli.run(argv, places.root)
+        if result is None:
+            warnings.append(f"{where}: {argv[0]} CLI not found; uninstall it by hand")
+        elif not result.ok:
+            warnings.append(f"{where}: `{' '.join(argv[:3])}` failed: {result.message()}")
+        else:
+            notices.append(f"{where}: uninstalled {record.identifier}")
+    return UninstallReport(tuple(notices), tuple(warnings))
