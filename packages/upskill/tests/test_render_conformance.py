@@ -1,0 +1,133 @@
+"""Golden conformance: every case under conformance/upskill/cases renders byte for byte.
+
+Each case is `input/<item-dir>/...` (plus an optional `case.json` with an
+`alias`); `expected/<client>/` holds the exact tree for claude, copilot and
+opencode (files and executable bits) and `expected/<client>.warnings` the
+warnings, with the case directory shown as `<case>`. Set
+UPSKILL_UPDATE_GOLDEN=1 to regenerate the expected trees.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from upskill.format import load_item_dir
+from upskill.markdown import format_markdown
+from upskill.render import render_item
+
+ROOT = Path(__file__).resolve().parents[3] / "conformance" / "upskill"
+CASES = sorted(p for p in (ROOT / "cases").iterdir() if p.is_dir())
+CLIENTS = ("claude", "copilot", "opencode")
+UPDATE = os.environ.get("UPSKILL_UPDATE_GOLDEN") == "1"
+
+
+def render_case(case: Path, client: str) -> tuple[dict[str, tuple[bytes, int]], list[str]]:
+    options = json.loads((case / "case.json").read_text()) if (case / "case.json").exists() else {}
+    tree: dict[str, tuple[bytes, int]] = {}
+    warnings: list[str] = []
+    for directory in sorted(p for p in (case / "input").iterdir() if p.is_dir()):
+        for item in load_item_dir(directory):
+            rendering = render_item(item, client, alias=options.get("alias"))
+            for out in rendering.files:
+                assert out.path not in tree, f"two items write {out.path}"
+                tree[out.path] = (out.data, out.mode)
+            warnings.extend(w.replace(str(case), "<case>") for w in rendering.warnings)
+    return tree, warnings
+
+
+def read_tree(root: Path) -> dict[str, tuple[bytes, int]]:
+    if not root.exists():
+        return {}
+    return {
+        p.relative_to(root).as_posix(): (p.read_bytes(), p.stat().st_mode & 0o111)
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
+
+
+def write_expected(
+    case: Path, client: str, tree: dict[str, tuple[bytes, int]], warnings: list[str]
+) -> None:
+    target = case / "expected" / client
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir(parents=True, exist_ok=True)  # an empty tree is a valid expectation
+    (target / ".keep").write_text("")
+    for path, (data, mode) in tree.items():
+        file = target / path
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_bytes(data)
+        file.chmod(0o755 if mode & 0o111 else 0o644)
+    notes = case / "expected" / f"{client}.warnings"
+    notes.unlink(missing_ok=True)
+    if warnings:
+        notes.write_text("".join(w + "\n" for w in warnings))
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_case_renders_golden_tree(case: Path, client: str) -> None:
+    tree, warnings = render_case(case, client)
+    if UPDATE:
+        write_expected(case, client, tree, warnings)
+    expected = read_tree(case / "expected" / client)
+    expected.pop(".keep", None)
+    actual = {path: (data, mode & 0o111) for path, (data, mode) in tree.items()}
+    assert sorted(actual) == sorted(expected)
+    for path, (data, mode) in expected.items():
+        assert actual[path][0] == data, path
+        assert actual[path][1] == mode, f"{path}: executable bit differs"
+    notes = case / "expected" / f"{client}.warnings"
+    assert warnings == (notes.read_text().splitlines() if notes.exists() else [])
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_vscode_renders_copilot_tree(case: Path) -> None:
+    assert render_case(case, "vscode")[0] == render_case(case, "copilot")[0]
+
+
+def _entrypoints() -> list[Path]:
+    found = []
+    for case in CASES:
+        for client in CLIENTS:
+            tree, _ = render_case(case, client)
+            found.extend(
+                case / "expected" / client / path
+                for path in tree
+                if path.endswith(("/SKILL.md", "/RULE.md", ".agent.md", ".instructions.md"))
+                or path.startswith((".claude/rules/", ".claude/agents/", ".opencode/agents/"))
+                and path.count("/") == 2
+            )
+    return found
+
+
+def test_goldens_are_formatter_idempotent() -> None:
+    paths = _entrypoints()
+    assert paths
+    for path in paths:
+        text = path.read_text()
+        assert format_markdown(text) == text, path
+
+
+def test_goldens_pass_markdownlint() -> None:
+    """pymarkdownlnt default rules, front matter enabled; MD041 and MD013 disabled
+    (see docs/upskill/format.md for why)."""
+    from pymarkdown.api import PyMarkdownApi
+
+    paths = _entrypoints()
+    api = (
+        PyMarkdownApi()
+        .enable_extension_by_identifier("front-matter")
+        .disable_rule_by_identifier("md041")
+        .disable_rule_by_identifier("md013")
+    )
+    failures = []
+    for path in paths:
+        result = api.scan_path(str(path))
+        failures.extend(str(f) for f in result.scan_failures)
+        failures.extend(str(e) for e in result.pragma_errors)
+    assert failures == []
