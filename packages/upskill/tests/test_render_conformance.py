@@ -26,7 +26,9 @@ CLIENTS = ("claude", "copilot", "opencode")
 UPDATE = os.environ.get("UPSKILL_UPDATE_GOLDEN") == "1"
 
 
-def render_case(case: Path, client: str) -> tuple[dict[str, tuple[bytes, int]], list[str]]:
+def render_case(
+    case: Path, client: str, *, entrypoints: list[str] | None = None
+) -> tuple[dict[str, tuple[bytes, int]], list[str]]:
     options = json.loads((case / "case.json").read_text()) if (case / "case.json").exists() else {}
     tree: dict[str, tuple[bytes, int]] = {}
     warnings: list[str] = []
@@ -36,6 +38,8 @@ def render_case(case: Path, client: str) -> tuple[dict[str, tuple[bytes, int]], 
             for out in rendering.files:
                 assert out.path not in tree, f"two items write {out.path}"
                 tree[out.path] = (out.data, out.mode)
+            if entrypoints is not None and rendering.files:
+                entrypoints.append(rendering.files[0].path)
             warnings.extend(w.replace(str(case), "<case>") for w in rendering.warnings)
     return tree, warnings
 
@@ -91,17 +95,12 @@ def test_vscode_renders_copilot_tree(case: Path) -> None:
 
 
 def _entrypoints() -> list[Path]:
-    found = []
+    found: list[Path] = []
     for case in CASES:
         for client in CLIENTS:
-            tree, _ = render_case(case, client)
-            found.extend(
-                case / "expected" / client / path
-                for path in tree
-                if path.endswith(("/SKILL.md", "/RULE.md", ".agent.md", ".instructions.md"))
-                or path.startswith((".claude/rules/", ".claude/agents/", ".opencode/agents/"))
-                and path.count("/") == 2
-            )
+            paths: list[str] = []
+            render_case(case, client, entrypoints=paths)
+            found.extend(case / "expected" / client / path for path in paths)
     return found
 
 
