@@ -1,0 +1,193 @@
+"""Run every lint rule over a set of targets and collect one report.
+
+Per file: read and split (a failure here is the only finding), the field
+checks with their own ids, the body checks, the canonical-form checks, then
+the full model validation of `upskill.format` for whatever is left. The model
+stops at its first error, so it runs only when the specific checks found no
+error it would repeat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from upskill.author.canonical import reorder_yaml
+from upskill.author.lint.body import check_body
+from upskill.author.lint.fields import check_fields
+from upskill.author.lint.findings import Finding, LintReport, Severity
+from upskill.author.targets import Target
+from upskill.errors import FormatError
+from upskill.format.frontmatter import split_frontmatter
+from upskill.format.items import read_text
+from upskill.format.yamlio import load_yaml, top_level_key_lines
+
+# Errors from these rules would be repeated by the model validation.
+_PRE_MODEL_RULES = frozenset({"name", "name-matches-dir", "description", "compatibility"})
+
+
+def _frontmatter(error: FormatError, path: Path) -> Finding:
+    return Finding(error.path or path, error.line, "frontmatter", Severity.ERROR, error.message)
+
+
+def _first_difference(actual: str, expected: str) -> int:
+    """0-based index of the first line where the two texts differ."""
+    actual_lines = actual.split("\n")
+    expected_lines = expected.split("\n")
+    for index, (a, b) in enumerate(zip(actual_lines, expected_lines, strict=False)):
+        if a != b:
+            return index
+    return min(len(actual_lines), len(expected_lines))
+
+
+class FileLinter:
+    def __init__(self, target: Target) -> None:
+        self.target = target
+        self.path = target.path
+        self.findings: list[Finding] = []
+
+    def add(self, line: int | None, rule: str, severity: Severity, message: str) -> None:
+        self.findings.append(Finding(self.path, line, rule, severity, message))
+
+    def run(self) -> list[Finding]:
+        try:
+            text = read_text(self.path)
+            if self.target.kind == "bundle":
+                self._bundle(text)
+            else:
+                self._entrypoint(text)
+        except FormatError as error:
+            self.findings.append(_frontmatter(error, self.path))
+        return self.findings
+
+    def _mapping(self, yaml_text: str, first_line: int) -> dict[str, Any]:
+        data = load_yaml(yaml_text, self.path, first_line=first_line)
+        if data is None and self.target.kind != "bundle":
+            data = {}
+        if not isinstance(data, dict):
+            raise FormatError("frontmatter must be a YAML mapping", path=self.path, line=first_line)
+        return data
+
+    def _raw_form(self) -> None:
+        raw = self.path.read_bytes()
+        if raw.startswith(b"\xef\xbb\xbf") or b"\r" in raw:
+            self.add(
+                1,
+                "body-format",
+                Severity.WARNING,
+                "file has a byte-order mark or CR line endings; run `upskill fmt`",
+            )
+
+    def _key_order(self, yaml_text: str, first_line: int) -> None:
+        try:
+            canonical = reorder_yaml(yaml_text, self.target.kind, self.path, first_line=first_line)
+        except FormatError as error:
+            self.add(error.line, "key-order", Severity.WARNING, error.message)
+            return
+        if canonical != yaml_text:
+            line = first_line + _first_difference(yaml_text, canonical)
+            self.add(
+                line,
+                "key-order",
+                Severity.WARNING,
+                "frontmatter is not in canonical key order/layout; run `upskill fmt`",
+            )
+
+    def _entrypoint(self, text: str) -> None:
+        from upskill.markdown import format_body
+
+        document = split_frontmatter(text, self.path)
+        data = self._mapping(document.yaml, document.yaml_line)
+        key_lines = top_level_key_lines(document.yaml, first_line=document.yaml_line)
+        specific = check_fields(self.path, self.target.kind, data, key_lines)
+        self.findings.extend(specific)
+        self.findings.extend(
+            check_body(self.path, self.target.kind, document.body, document.body_line)
+        )
+        self._raw_form()
+        self._key_order(document.yaml, document.yaml_line)
+        formatted = format_body(document.body)
+        expected = f"\n{formatted}" if formatted else ""
+        if document.body != expected:
+            line = document.body_line + _first_difference(document.body, expected)
+            self.add(
+                line,
+                "body-format",
+                Severity.WARNING,
+                "body is not formatted canonically (seam or Markdown); run `upskill fmt`",
+            )
+        if not self._blocks_model(specific):
+            self._model_entrypoint(text)
+
+    def _blocks_model(self, specific: Iterable[Finding]) -> bool:
+        return any(f.rule in _PRE_MODEL_RULES and f.severity is Severity.ERROR for f in specific)
+
+    def _model_entrypoint(self, text: str) -> None:
+        from upskill.format.items import parse_entrypoint
+        from upskill.format.model import ENTRYPOINTS
+        from upskill.format.resources import scan_files
+
+        directory = self.path.parent
+        try:
+            parse_entrypoint(
+                ENTRYPOINTS[self.path.name],
+                directory,
+                text,
+                self.path,
+                files=scan_files(directory),
+            )
+        except FormatError as error:
+            finding = _frontmatter(error, self.path)
+            if not any(
+                (f.path, f.line, f.message) == (finding.path, finding.line, finding.message)
+                for f in self.findings
+            ):
+                self.findings.append(finding)
+
+    def _bundle(self, text: str) -> None:
+        from upskill.format.bundles import parse_bundle
+
+        data = self._mapping(text, 1)
+        specific = check_fields(self.path, "bundle", data, top_level_key_lines(text))
+        self.findings.extend(specific)
+        self._raw_form()
+        self._key_order(text, 1)
+        if not self._blocks_model(specific):
+            try:
+                parse_bundle(text, self.path)
+            except FormatError as error:
+                self.findings.append(_frontmatter(error, self.path))
+
+
+def _collisions(targets: Sequence[Target], findings: Iterable[Finding]) -> list[Finding]:
+    """`name-collision`: a bundle named like an item directory of the same run."""
+    item_dirs = {t.path.parent.name for t in targets if t.kind != "bundle"}
+    broken = {f.path for f in findings if f.severity is Severity.ERROR}
+    out: list[Finding] = []
+    for target in targets:
+        if target.kind != "bundle" or target.path in broken:
+            continue
+        name = target.path.name.removesuffix(".bundle.yaml")
+        if name in item_dirs:
+            out.append(
+                Finding(
+                    target.path,
+                    None,
+                    "name-collision",
+                    Severity.ERROR,
+                    f"bundle name {name!r} is also an item directory name; "
+                    "rename one so that a name given to `upskill add` is unambiguous",
+                )
+            )
+    return out
+
+
+def lint_targets(targets: Sequence[Target], *, strict: bool = False) -> LintReport:
+    findings: list[Finding] = []
+    for target in targets:
+        findings.extend(FileLinter(target).run())
+    findings.extend(_collisions(targets, findings))
+    unique = dict.fromkeys(findings)
+    ordered = sorted((f.escalated(strict) for f in unique), key=Finding.sort_key)
+    return LintReport(files_checked=len(targets), findings=tuple(ordered))

@@ -1,0 +1,88 @@
+"""Which files the author commands act on, and the consumer-project guard.
+
+Discovery is `upskill.format`'s own (the one `upskill add` uses), so lint and
+fmt see exactly what an install would read: item directories found below the
+root (an item directory itself when passed directly), `*.bundle.yaml`
+anywhere outside hidden directories. A discovered bundle without a top-level
+integer `schema:` is skipped; one named on the command line is always checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from upskill.errors import UsageError
+from upskill.format.bundles import BUNDLE_SUFFIX, is_discoverable_bundle
+from upskill.format.discover import bundle_files, item_dirs
+from upskill.format.model import ENTRYPOINTS, KINDS
+
+LOCKFILE = ".upskill-lock.json"
+
+
+@dataclass(frozen=True)
+class Target:
+    """One SSOT file to check or format. `explicit` when named on the command line."""
+
+    path: Path
+    kind: str  # rule | skill | agent | bundle
+    explicit: bool = False
+
+
+def kind_of(path: Path) -> str | None:
+    if path.name in ENTRYPOINTS:
+        return str(ENTRYPOINTS[path.name])
+    if path.name.endswith(BUNDLE_SUFFIX) and len(path.name) > len(BUNDLE_SUFFIX):
+        return "bundle"
+    return None
+
+
+def _walk(root: Path) -> list[Target]:
+    found = [
+        Target(directory / kind.entrypoint, str(kind))
+        for directory in item_dirs(root)
+        for kind in KINDS
+        if (directory / kind.entrypoint).is_file()
+    ]
+    found.extend(
+        Target(path, "bundle") for path in bundle_files(root) if is_discoverable_bundle(path)
+    )
+    return found
+
+
+def discover_targets(paths: Sequence[Path]) -> list[Target]:
+    """Expand command-line paths into SSOT files, in a stable order, without duplicates."""
+    targets: list[Target] = []
+    for path in paths:
+        if path.is_file():
+            kind = kind_of(path)
+            if kind is None:
+                raise UsageError(
+                    "not an SSOT file (expected RULE.md, SKILL.md, AGENT.md or *.bundle.yaml)",
+                    path=path,
+                )
+            targets.append(Target(path, kind, explicit=True))
+        elif path.is_dir():
+            targets.extend(_walk(path))
+        else:
+            raise UsageError("no such file or directory", path=path)
+    seen: set[Path] = set()
+    unique: list[Target] = []
+    for target in targets:
+        key = target.path.resolve()
+        if key not in seen:
+            seen.add(key)
+            unique.append(target)
+    return unique
+
+
+def ensure_source_registry(roots: Sequence[Path], command: str) -> None:
+    """Refuse to run an author command where a consumer lockfile sits at the root."""
+    for root in roots:
+        directory = root if root.is_dir() else root.parent
+        if (directory / LOCKFILE).exists():
+            raise UsageError(
+                f"{command} is an author command, but {directory / LOCKFILE} marks a consumer "
+                "project; run it inside a source registry"
+            )

@@ -1,0 +1,37 @@
+"""`upskill new <kind> <name>`: scaffold `<name>/<KIND>.md` in the current directory."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("kind", help="rule, skill or agent")
+    parser.add_argument("name", help="item name: lowercase letters, digits, hyphens (max 64)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from upskill.author.atomic import create_file
+    from upskill.author.scaffold import plan_scaffold
+    from upskill.author.targets import ensure_source_registry
+    from upskill.errors import UpskillError
+
+    cwd = Path()
+    try:
+        ensure_source_registry([cwd], "upskill new")
+        scaffold = plan_scaffold(cwd, args.kind, args.name)
+        scaffold.path.parent.mkdir(exist_ok=True)
+        try:
+            create_file(scaffold.path, scaffold.data)
+        except FileExistsError:
+            raise UpskillError(
+                "already exists; refusing to overwrite", path=scaffold.path
+            ) from None
+    except UpskillError as error:
+        sys.stderr.write(f"upskill new: {error}\n")
+        return error.exit_code
+    if not args.quiet:
+        sys.stdout.write(f"created {scaffold.path.as_posix()}\n")
+    return 0
