@@ -1,9 +1,0 @@
-"""The distribution imports and reports its version."""
-
-import cmx_core
-
-
-def test_version_is_semver_like() -> None:
-    parts = cmx_core.__version__.split(".")
-    assert len(parts) == 3
-    assert all(part.isdigit() for part in parts)
