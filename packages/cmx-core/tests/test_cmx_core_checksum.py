@@ -67,7 +67,7 @@ def test_symlink_leaving_the_skill_dir_is_refused(tmp_path: Path) -> None:
     skill.mkdir()
     (skill / "SKILL.md").write_text("# s\n")
     os.symlink(outside, skill / "leak.md")
-    with pytest.raises(UnsafePathError, match="leak.md: symlink points outside"):
+    with pytest.raises(UnsafePathError, match=r"leak\.md: symlink points outside"):
         checksum_dir(skill)
 
 

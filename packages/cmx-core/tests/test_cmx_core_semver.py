@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 
 import pytest
 from hypothesis import given
@@ -28,7 +29,7 @@ SPEC_CHAIN = [
 
 
 def test_spec_chain_is_strictly_increasing() -> None:
-    for lower, higher in zip(SPEC_CHAIN, SPEC_CHAIN[1:], strict=False):
+    for lower, higher in itertools.pairwise(SPEC_CHAIN):
         assert compare_versions(lower, higher) is Ordering.LESS
         assert compare_versions(higher, lower) is Ordering.GREATER
 
