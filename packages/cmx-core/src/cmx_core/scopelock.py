@@ -18,11 +18,12 @@ DEFAULT_WAIT_SECONDS = 5.0
 
 
 @contextlib.contextmanager
-def scope_lock(directory: Path, wait_seconds: float = DEFAULT_WAIT_SECONDS) -> Iterator[None]:
+def scope_lock(directory: Path, wait_seconds: float | None = None) -> Iterator[None]:
     directory.mkdir(parents=True, exist_ok=True)
     fd = os.open(directory, os.O_RDONLY)
     try:
-        deadline = time.monotonic() + wait_seconds
+        wait = DEFAULT_WAIT_SECONDS if wait_seconds is None else wait_seconds
+        deadline = time.monotonic() + wait
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
