@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from agents_md_compiler import cli
+from agents_md_compiler.locking import LockTiming
 from agents_md_compiler.seams import MutationHooks, Seams
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -72,10 +73,13 @@ class Workspace:
             "LANG": "C.UTF-8",
         }
         self.hooks = MutationHooks()
+        self.timing = LockTiming()
 
     def seams(self, cwd: Path | None = None) -> Seams:
         where = str(cwd or self.root)
-        return Seams(environ=dict(self.env), cwd=lambda: where, hooks=self.hooks)
+        return Seams(
+            environ=dict(self.env), cwd=lambda: where, hooks=self.hooks, lock_timing=self.timing
+        )
 
     def run(self, *argv: str, cwd: Path | None = None) -> Result:
         """In-process `cli.main(argv)` with captured byte-level streams."""
@@ -165,7 +169,8 @@ FAKE_CODEX = textwrap.dedent(
         if mode == "drop-markers":
             text = text.replace("module-end", "module-fin")
         if mode == "drop-sentinels":
-            text = "\\n".join(l for l in text.split("\\n") if l.startswith("<!--") or l.startswith("#"))
+            kept = [l for l in text.split("\\n") if l.startswith(("<!--", "#"))]
+            text = "\\n".join(kept)
         with open(os.environ.get("FAKE_CODEX_LOG", os.devnull), "a", encoding="utf-8") as log:
             log.write(json.dumps({{"argv": args, "cwd": os.getcwd()}}) + "\\n")
         print(json.dumps({{"items": [{{"role": "user", "content": [{{"text": text}}]}}]}}))

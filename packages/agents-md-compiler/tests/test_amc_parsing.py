@@ -76,7 +76,10 @@ def test_path_resolution_is_lexical() -> None:
 
 def test_manifest_resolves_relative_to_its_directory(tmp_path: Path) -> None:
     path = tmp_path / "sub" / "m.toml"
-    data = b'schema_version = 1\nbundle_id = "b"\ndefault_target = "~/t/AGENTS.md"\n[[modules]]\nid = "a"\nsource = "../m/a.md"\n'
+    data = (
+        b'schema_version = 1\nbundle_id = "b"\ndefault_target = "~/t/AGENTS.md"\n'
+        b'[[modules]]\nid = "a"\nsource = "../m/a.md"\n'
+    )
     manifest = parse_manifest(data, manifest_at(path), ENV)
     assert manifest.default_target_resolved == "/home/tester/t/AGENTS.md"
     assert manifest.modules == (ModuleSpec("a", "../m/a.md", str(tmp_path / "m" / "a.md")),)
@@ -162,7 +165,10 @@ def test_source_file_invariants(tmp_path: Path) -> None:
 def test_duplicate_content_and_total_limit(tmp_path: Path) -> None:
     (tmp_path / "a.md").write_bytes(b"# Same\n")
     (tmp_path / "b.md").write_bytes(b"# Same\n")
-    data = b'schema_version = 1\nbundle_id = "b"\ndefault_target = "t"\n[[modules]]\nid = "a"\nsource = "a.md"\n[[modules]]\nid = "b"\nsource = "b.md"\n'
+    data = (
+        b'schema_version = 1\nbundle_id = "b"\ndefault_target = "t"\n'
+        b'[[modules]]\nid = "a"\nsource = "a.md"\n[[modules]]\nid = "b"\nsource = "b.md"\n'
+    )
     manifest = parse_manifest(data, manifest_at(tmp_path / "m.toml"), ENV)
     with pytest.raises(SourceError, match="DUPLICATE_CONTENT"):
         read_sources(manifest)

@@ -83,7 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
     install.add_argument("--replace-unmanaged", action="store_true")
     install.add_argument("--expect-target-sha256", metavar="HEX64")
     rollback = sub("rollback", "restore one install receipt (only with --apply)")
-    _paths(rollback, "manifest", "target", "receipt")
+    _paths(rollback, "manifest", "target")
+    rollback.add_argument("--receipt", metavar="PATH", required=True)
     rollback.add_argument("--apply", action="store_true")
     codex = sub("verify-codex", "check that Codex sees every module in its startup input")
     _paths(codex, "manifest", "lock", "target", "cwd")
@@ -132,13 +133,16 @@ def _prescan(argv: Sequence[str]) -> tuple[str, str | None]:
     fmt, command = FORMAT_TEXT, None
     known = set(_COMMANDS)
     for index, word in enumerate(argv):
+        value = None
         if word == "--format" and index + 1 < len(argv):
-            fmt = argv[index + 1]
+            value = argv[index + 1]
         elif word.startswith("--format="):
-            fmt = word.split("=", 1)[1]
+            value = word.split("=", 1)[1]
         elif command is None and word in known:
             command = word
-    return (FORMAT_JSON if fmt == FORMAT_JSON else FORMAT_TEXT), command
+        if value in (FORMAT_TEXT, FORMAT_JSON):
+            fmt = value
+    return fmt, command
 
 
 _COMMANDS = (
@@ -187,7 +191,7 @@ class Printer:
             sys.stdout.flush()
             sys.stdout.buffer.write(outcome.stdout)
             sys.stdout.buffer.flush()
-        elif state is not None:
+        elif state is not None and outcome.state_line:
             sys.stdout.write(state + "\n")
         if not self.quiet:
             for line in outcome.progress:

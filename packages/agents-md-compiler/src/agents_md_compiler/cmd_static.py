@@ -82,6 +82,7 @@ def cmd_validate(inv: Invocation) -> Outcome:
 
 
 def cmd_render(inv: Invocation) -> Outcome:
+    """In text mode stdout carries only rendered bytes, so the state line is withheld."""
     bundle, lock_path = _compile(inv)
     fields = bundle_fields(bundle, lock_path, None, None)
     if inv.args.locked:
@@ -89,8 +90,10 @@ def cmd_render(inv: Invocation) -> Outcome:
         if status.state is not None:
             outcome = Outcome.for_state(status.state, **fields)
             outcome.detail = status.reason
+            outcome.state_line = False
             return outcome
     outcome = Outcome.for_state(BundleState.CURRENT, **fields)
+    outcome.state_line = False
     output = inv.resolve_option("output")
     if output is None:
         outcome.stdout = bundle.rendered

@@ -16,6 +16,7 @@ class Outcome:
     stdout: bytes | None = None
     progress: list[str] = field(default_factory=list)
     detail: str | None = None
+    state_line: bool = True
 
     @classmethod
     def for_state(cls, state: BundleState, **fields: object) -> Outcome:
