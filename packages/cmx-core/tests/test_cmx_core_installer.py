@@ -56,7 +56,8 @@ def test_fresh_install_then_skip_then_status(machine: Any, sample_bundle: Bundle
     report = installer.apply(sample_bundle, installer.plan(sample_bundle, Scope.GLOBAL))
     skill_dir = machine.home / ".claude/skills/sample"
     assert (skill_dir / "SKILL.md").read_text() == (
-        '---\nname: sample\ndescription: Sample skill\nmetadata:\n  version: "1.0.0"\n---\n# Sample\n'
+        "---\nname: sample\ndescription: Sample skill\n"
+        'metadata:\n  version: "1.0.0"\n---\n# Sample\n'
     )
     assert report.source_registered is False
     assert not (machine.config_root / "sources.json").exists()
