@@ -1,0 +1,87 @@
+"""`upskill add <source> [items…]`: install items from a source into the selected clients."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+from upskill.install.cliargs import client_flags, dry_run_flag, scope_flags
+
+if TYPE_CHECKING:
+    from upskill.install.engine import Outcome
+    from upskill.install.resolve import Resolution
+    from upskill.install.ui import Console
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("source", help="owner/repo[@ref][:path], an https URL or a local path")
+    parser.add_argument("items", nargs="*", help="items or bundles to install (default: all items)")
+    scope_flags(parser)
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="replace files that were edited locally or not written by upskill",
+    )
+    parser.add_argument(
+        "--as",
+        dest="aliases",
+        action="append",
+        default=[],
+        metavar="ALIAS",
+        help="install under another name: ALIAS, or orig=alias (repeatable)",
+    )
+    parser.add_argument(
+        "--exclude", action="append", default=[], metavar="NAME", help="skip an item (repeatable)"
+    )
+    client_flags(parser)
+    dry_run_flag(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from upskill.errors import UpskillError
+    from upskill.install.ui import Console
+
+    console = Console.create(sys.stdout, sys.stderr, quiet=args.quiet, no_color=args.no_color)
+    try:
+        return _run(args, console)
+    except UpskillError as exc:
+        console.error(str(exc))
+        return exc.exit_code
+
+
+def _run(args: argparse.Namespace, console: Console) -> int:
+    from upskill.install.cliargs import chosen_clients
+    from upskill.install.engine import plan_install
+    from upskill.install.flow import commit, hook_bundles
+    from upskill.install.resolve import Request, Resolver, parse_aliases
+    from upskill.install.scope import World, resolve_scope
+    from upskill.install.scopelock import ScopeLock
+    from upskill.install.selection import choose, load_config
+    from upskill.install.session import Session
+    from upskill.install.ui import report_dry_run, report_install
+    from upskill.sources.spec import parse_source
+
+    world = World.current()
+    scope = resolve_scope(world, project=args.project, global_=args.global_)
+    spec = parse_source(args.source, cwd=world.cwd, home=world.home)
+    aliases, single = parse_aliases(args.aliases)
+    selection = choose(chosen_clients(args), load_config(world)) or ()
+    session = Session(world, scope, on_fetch=lambda s: console.progress(f"fetching {s.label}"))
+    request = Request(spec, tuple(args.items), tuple(args.exclude), aliases, single)
+
+    def plan() -> tuple[Resolution, Outcome]:
+        lock = session.read_lock()
+        resolution = Resolver(session.catalog, home=world.home).resolve([request])
+        console.progress("rendering")
+        return resolution, plan_install(scope, lock, resolution, selection, force=args.force)
+
+    if args.dry_run:
+        return report_dry_run(console, plan()[1])
+    with ScopeLock(scope.lock_path):
+        if session.recover():
+            console.info("completed an interrupted run first")
+        resolution, outcome = plan()
+        console.progress("writing")
+        messages = commit(session, outcome, selection=selection, bundles=hook_bundles(resolution))
+    return report_install(console, outcome, messages, verb="installed")

@@ -1,0 +1,72 @@
+"""`upskill doctor [--json]`: drift between the lockfile and the disk (exit 1 on drift)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from upskill.install.cliargs import scope_flags
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    scope_flags(parser)
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+_TITLES = {
+    "missing_outputs": "Missing outputs (reinstall: upskill update)",
+    "modified_outputs": "Edited outputs (kept by update; upskill update --force replaces them)",
+    "stale_hashes": "Source changed since install (upskill update)",
+    "orphan_entries": "Entries without a source (upskill remove)",
+    "missing_plugins": "Missing plugins (upskill update)",
+    "skipped_plugins": "Skipped plugins (informational)",
+    "mcp_entries": "MCP servers",
+}
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+
+    from upskill.errors import UpskillError
+    from upskill.install.doctor import Report, check
+    from upskill.install.extensions import run_doctor
+    from upskill.install.flow import hook_context
+    from upskill.install.scope import World, resolve_scope
+    from upskill.install.session import Session
+    from upskill.install.ui import Console
+
+    console = Console.create(sys.stdout, sys.stderr, quiet=args.quiet, no_color=args.no_color)
+    try:
+        world = World.current()
+        scope = resolve_scope(world, project=args.project, global_=args.global_)
+        session = Session(world, scope)
+        lock = session.read_lock()
+        buckets = check(scope.root, lock)
+        buckets.update(run_doctor(hook_context(session, lock, (), True)))
+    except UpskillError as exc:
+        console.error(str(exc))
+        return exc.exit_code
+    report = Report(buckets)
+    if args.json:
+        console.data(json.dumps(buckets, indent=2) + "\n")
+    else:
+        for key, title in _TITLES.items():
+            entries = buckets.get(key) or []
+            if entries:
+                console.data(f"{title}:\n")
+                console.data("".join(f"  {_describe(key, e)}\n" for e in entries))
+        drift = sum(len(buckets.get(k) or []) for k in _TITLES if k not in ("skipped_plugins",))
+        console.info("No drift." if report.clean else f"{drift} problem(s) found.")
+    return 0 if report.clean else 1
+
+
+def _describe(bucket: str, entry: dict[str, object]) -> str:
+    if bucket == "missing_outputs":
+        return f"{entry['kind']} {entry['name']}: {', '.join(entry['missing_files'])}"  # type: ignore[arg-type]
+    if bucket == "modified_outputs":
+        return f"{entry['path']} ({', '.join(entry['items'])})"  # type: ignore[arg-type]
+    if bucket in ("stale_hashes",):
+        return f"{entry['kind']} {entry['name']} from {entry['source']}"
+    if bucket == "orphan_entries":
+        return f"{entry['kind']} {entry['name']} from {entry['source']}: {entry['reason']}"
+    return ", ".join(f"{k}={v}" for k, v in entry.items())

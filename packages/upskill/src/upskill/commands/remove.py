@@ -1,0 +1,129 @@
+"""`upskill remove [names…] | --source LABEL`: uninstall items and their outputs.
+
+Outputs edited since upskill wrote them are left in place (and reported);
+ancillary files are never touched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+from upskill.install.cliargs import dry_run_flag, scope_flags
+
+if TYPE_CHECKING:
+    from upskill.install.engine import Outcome
+    from upskill.install.ui import Console
+    from upskill.state.lockfile import Lockfile
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("names", nargs="*", help="installed items to remove")
+    parser.add_argument(
+        "-s",
+        "--source",
+        metavar="LABEL",
+        help="remove everything installed from this source label (exact match)",
+    )
+    parser.add_argument("-y", "--yes", action="store_true", help="do not ask for confirmation")
+    scope_flags(parser)
+    dry_run_flag(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from upskill.errors import UpskillError
+    from upskill.install.ui import Console
+
+    console = Console.create(sys.stdout, sys.stderr, quiet=args.quiet, no_color=args.no_color)
+    try:
+        return _run(args, console)
+    except UpskillError as exc:
+        console.error(str(exc))
+        return exc.exit_code
+
+
+def _targets(lock: Lockfile, names: list[str], source: str | None) -> tuple[set[str], list[str]]:
+    """Item keys to remove and bundle names to drop."""
+    from upskill.errors import UpskillError
+
+    keys: set[str] = set()
+    bundles: list[str] = []
+    if source is not None:
+        keys |= {i.key for i in lock.items if i.source == source}
+        bundles += [b.name for b in lock.bundles if b.source == source]
+        if not keys and not bundles:
+            labels = sorted({i.source for i in lock.items})
+            hint = f" (installed: {', '.join(labels)})" if labels else ""
+            raise UpskillError(f"nothing installed from {source!r}{hint}")
+    unknown = []
+    for name in names:
+        found = {i.key for i in lock.items if i.name == name}
+        if not found:
+            unknown.append(name)
+        keys |= found
+    if unknown:
+        raise UpskillError(f"not installed: {', '.join(unknown)}")
+    return keys, bundles
+
+
+def _confirm(console: Console, count: int, label: str) -> bool:
+    console.done()
+    console.err.write(
+        f"Remove {count} item{'s' if count != 1 else ''} installed from {label}? [y/N] "
+    )
+    console.err.flush()
+    answer = sys.stdin.readline().strip().lower()
+    return answer in ("y", "yes")
+
+
+def _run(args: argparse.Namespace, console: Console) -> int:
+    import dataclasses
+
+    from upskill.errors import UsageError
+    from upskill.install.engine import plan_remove
+    from upskill.install.flow import commit
+    from upskill.install.scope import World, resolve_scope
+    from upskill.install.scopelock import ScopeLock
+    from upskill.install.session import Session
+    from upskill.install.ui import noteworthy, plural, report_dry_run, tail
+
+    if not args.names and not args.source:
+        raise UsageError(
+            "name the items to remove, or pass --source LABEL (a bare remove is refused)"
+        )
+    world = World.current()
+    scope = resolve_scope(world, project=args.project, global_=args.global_)
+    session = Session(world, scope)
+
+    def plan() -> tuple[Outcome, list[str]]:
+        lock = session.read_lock()
+        keys, bundles = _targets(lock, args.names, args.source)
+        outcome = plan_remove(scope, lock, keys)
+        if bundles:
+            kept = tuple(b for b in outcome.lock.bundles if b.name not in bundles)
+            outcome = dataclasses.replace(
+                outcome, lock=dataclasses.replace(outcome.lock, bundles=kept)
+            )
+        return outcome, bundles
+
+    if args.dry_run:
+        return report_dry_run(console, plan()[0])
+    with ScopeLock(scope.lock_path):
+        session.recover()
+        outcome, bundles = plan()
+        interactive = sys.stdin.isatty() and sys.stderr.isatty()
+        if (
+            args.source
+            and not args.yes
+            and interactive
+            and not _confirm(console, len(outcome.removed), args.source)
+        ):
+            console.info("aborted; nothing removed")
+            return 1
+        messages = commit(session, outcome, selection=(), removed_bundles=bundles)
+    for line in [*noteworthy(outcome.plan.actions), *messages]:
+        console.info(line)
+    removed = len(outcome.removed)
+    console.info(f"{plural(removed, 'item')} removed{tail(outcome.plan)}")
+    return 0

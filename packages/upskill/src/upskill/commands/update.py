@@ -1,0 +1,145 @@
+"""`upskill update [names…]`: re-fetch sources and regenerate what changed.
+
+A bare update with no flags first asks the fast path whether anything it
+depends on changed; only then does it load the parser and renderer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+from upskill.install.cliargs import client_flags, dry_run_flag, scope_flags
+
+if TYPE_CHECKING:
+    from upskill.install.engine import Outcome
+    from upskill.install.resolve import Resolution
+    from upskill.install.scope import Scope, World
+    from upskill.install.ui import Console
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("names", nargs="*", help="installed items or bundles (default: everything)")
+    dry_run_flag(parser)
+    parser.add_argument("-y", "--yes", action="store_true", help="do not prompt")
+    scope_flags(parser)
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="replace outputs that were edited locally (lists what was discarded)",
+    )
+    client_flags(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from upskill.errors import UpskillError
+    from upskill.install.ui import Console
+
+    console = Console.create(sys.stdout, sys.stderr, quiet=args.quiet, no_color=args.no_color)
+    try:
+        return _run(args, console)
+    except UpskillError as exc:
+        console.error(str(exc))
+        return exc.exit_code
+
+
+def _nothing_changed(world: World, scope: Scope) -> bool:
+    from upskill.install import fastpath
+    from upskill.install.selection import load_config_paths
+    from upskill.sources.fetch import cache_dir
+
+    try:
+        lock_bytes = scope.lockfile.read_bytes()
+    except OSError:
+        return False
+    state = fastpath.state_file(cache_dir(world.env, world.home), scope.root)
+
+    def fingerprint(label: str) -> str | None:
+        from upskill.errors import UpskillError
+        from upskill.install.session import fingerprint_of
+        from upskill.sources.fetch import Fetcher
+        from upskill.sources.spec import parse_label
+
+        try:
+            spec = parse_label(label)
+            return fingerprint_of(Fetcher(world.env, world.home).fetch_all([spec])[spec])
+        except UpskillError:
+            return None
+
+    return fastpath.unchanged(
+        state,
+        lock_bytes=lock_bytes,
+        config_paths=load_config_paths(world),
+        root=scope.root,
+        fingerprint=fingerprint,
+    )
+
+
+def _run(args: argparse.Namespace, console: Console) -> int:
+    from upskill.install.cliargs import chosen_clients
+    from upskill.install.scope import World, resolve_scope
+
+    world = World.current()
+    scope = resolve_scope(world, project=args.project, global_=args.global_)
+    flags = chosen_clients(args)
+    bare = not (args.names or flags or args.force or args.dry_run)
+    if (
+        bare
+        and not (scope.root / ".upskill" / "journal.json").exists()
+        and _nothing_changed(world, scope)
+    ):
+        console.info("Already up to date.")
+        return 0
+    return _full(args, console, world, scope, flags)
+
+
+def _full(
+    args: argparse.Namespace, console: Console, world: World, scope: Scope, flags: tuple[str, ...]
+) -> int:
+    from upskill.install.engine import plan_install
+    from upskill.install.flow import commit, hook_bundles
+    from upskill.install.requests import update_requests
+    from upskill.install.resolve import Resolver
+    from upskill.install.scopelock import ScopeLock
+    from upskill.install.selection import choose, load_config
+    from upskill.install.session import Session
+    from upskill.install.ui import report_dry_run, report_update
+
+    selection = choose(flags, load_config(world))
+    session = Session(world, scope, on_fetch=lambda s: console.progress(f"fetching {s.label}"))
+
+    def plan() -> tuple[Resolution, Outcome] | None:
+        lock = session.read_lock()
+        if not lock.items and not lock.bundles:
+            return None
+        todo = update_requests(lock, args.names)
+        session.prefetch([r.spec for r in todo.requests])
+        resolution = Resolver(session.catalog, home=world.home).resolve(todo.requests)
+        kept = {i.key for i in lock.items if i.original_name in resolution.missing}
+        kept |= {i.key for i in lock.items if set(i.required_by) & kept}
+        console.progress("rendering")
+        outcome = plan_install(
+            scope, lock, resolution, selection, force=args.force, also_managed=todo.managed - kept
+        )
+        return resolution, outcome
+
+    if args.dry_run:
+        planned = plan()
+        if planned is None:
+            console.info("nothing installed")
+            return 0
+        return report_dry_run(console, planned[1])
+    with ScopeLock(scope.lock_path):
+        if session.recover():
+            console.info("completed an interrupted run first")
+        planned = plan()
+        if planned is None:
+            console.info("nothing installed")
+            return 0
+        resolution, outcome = planned
+        console.progress("writing")
+        messages = commit(
+            session, outcome, selection=selection or (), bundles=hook_bundles(resolution)
+        )
+    return report_update(console, outcome, messages)

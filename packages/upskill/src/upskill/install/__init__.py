@@ -1,0 +1,1 @@
+"""Resolve -> render -> plan (pure) -> apply: installing items into a scope."""

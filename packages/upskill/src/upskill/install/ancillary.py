@@ -1,0 +1,116 @@
+"""Files outside the per-item trees that clients need (reference notes §5).
+
+`CLAUDE.md` (created once with `@AGENTS.md`), `opencode.json` (`instructions`
+must include the rule glob) and `.vscode/settings.json` (the Copilot
+instructions folder registered). Each function is pure: current bytes in,
+new bytes out (or None when nothing must change). `remove` never touches them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from upskill.errors import UpskillError
+from upskill.install import jsonc
+
+CLAUDE_MD = "CLAUDE.md"
+OPENCODE_JSON = "opencode.json"
+VSCODE_SETTINGS = ".vscode/settings.json"
+OPENCODE_RULE_GLOB = ".agents/rules/**/RULE.md"
+VSCODE_KEY = "chat.instructionsFilesLocations"
+VSCODE_DIR = ".github/instructions"
+
+
+class AncillaryError(UpskillError):
+    """An ancillary file has a shape upskill cannot safely extend."""
+
+
+def claude_md(current: bytes | None) -> bytes | None:
+    return b"@AGENTS.md\n" if current is None else None
+
+
+def _dump(value: Any) -> bytes:
+    return (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode()
+
+
+def _load(current: bytes, path: str) -> tuple[Any, bool, str]:
+    try:
+        text = current.decode("utf-8")
+        value, strict = jsonc.parse_jsonc(text)
+    except (UnicodeDecodeError, jsonc.JsoncError) as exc:
+        raise AncillaryError(f"cannot update: {exc}", path=path) from exc
+    if type(value) is not dict:
+        raise AncillaryError("cannot update: the top level is not a JSON object", path=path)
+    return value, strict, text
+
+
+def opencode_json(current: bytes | None) -> bytes | None:
+    if current is None:
+        return _dump({"instructions": [OPENCODE_RULE_GLOB]})
+    value, strict, text = _load(current, OPENCODE_JSON)
+    instructions = value.get("instructions")
+    if instructions is not None and type(instructions) is not list:
+        raise AncillaryError("cannot update: `instructions` is not an array", path=OPENCODE_JSON)
+    if instructions is not None and OPENCODE_RULE_GLOB in instructions:
+        return None
+    if strict:
+        value["instructions"] = [*(instructions or []), OPENCODE_RULE_GLOB]
+        return _dump(value)
+    entry = json.dumps(OPENCODE_RULE_GLOB)
+    top = jsonc.top_level_open(text)
+    if instructions is None:
+        return jsonc.insert_first(text, top, f'"instructions": [{entry}]').encode()
+    start = jsonc.member_value_start(jsonc.blank_comments(text), top, "instructions")
+    assert start is not None
+    return jsonc.insert_first(text, start, entry).encode()
+
+
+def vscode_settings(current: bytes | None) -> bytes | None:
+    if current is None:
+        return _dump({VSCODE_KEY: {VSCODE_DIR: True}})
+    value, strict, text = _load(current, VSCODE_SETTINGS)
+    locations = value.get(VSCODE_KEY)
+    if locations is not None and type(locations) is not dict:
+        raise AncillaryError(
+            f"cannot update: `{VSCODE_KEY}` is not an object", path=VSCODE_SETTINGS
+        )
+    if locations is not None and VSCODE_DIR in locations:
+        return None
+    if strict:
+        value[VSCODE_KEY] = {**(locations or {}), VSCODE_DIR: True}
+        return _dump(value)
+    top = jsonc.top_level_open(text)
+    entry = f"{json.dumps(VSCODE_DIR)}: true"
+    if locations is None:
+        return jsonc.insert_first(text, top, f"{json.dumps(VSCODE_KEY)}: {{{entry}}}").encode()
+    start = jsonc.member_value_start(jsonc.blank_comments(text), top, VSCODE_KEY)
+    assert start is not None
+    return jsonc.insert_first(text, start, entry).encode()
+
+
+Updater = Callable[[bytes | None], bytes | None]
+
+
+def ancillary_updaters(
+    clients: frozenset[str], has_rules: Mapping[str, bool]
+) -> dict[str, Updater]:
+    """Which ancillary files this install touches, given the render targets written
+    and whether each target received a rule."""
+    out: dict[str, Updater] = {}
+    if "claude" in clients:
+        out[CLAUDE_MD] = claude_md
+    if has_rules.get("opencode"):
+        out[OPENCODE_JSON] = opencode_json
+    if has_rules.get("copilot"):
+        out[VSCODE_SETTINGS] = vscode_settings
+    return out
+
+
+def read_optional(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None

@@ -1,0 +1,35 @@
+"""Flags shared by the lifecycle commands (declared once, parsed the same way)."""
+
+from __future__ import annotations
+
+import argparse
+
+from upskill.clients import SELECTABLE_CLIENTS
+
+
+def scope_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "-g", "--global", dest="global_", action="store_true", help="use the global scope ($HOME)"
+    )
+    parser.add_argument(
+        "-p", "--project", action="store_true", help="use the project scope (the current directory)"
+    )
+
+
+def client_flags(parser: argparse.ArgumentParser) -> None:
+    for client in SELECTABLE_CLIENTS:
+        parser.add_argument(
+            f"--{client}",
+            action="store_true",
+            help=f"restrict to {client} (allowlist; combine freely)",
+        )
+
+
+def chosen_clients(args: argparse.Namespace) -> tuple[str, ...]:
+    return tuple(c for c in SELECTABLE_CLIENTS if getattr(args, c, False))
+
+
+def dry_run_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "-n", "--dry-run", action="store_true", help="print the plan and write nothing"
+    )

@@ -1,0 +1,125 @@
+"""Check the installed state against the lockfile without fetching anything.
+
+Buckets follow the Commands chapter (`missing_outputs`, `stale_hashes`,
+`orphan_entries`, the plugin/MCP buckets filled by extension hooks) plus
+`modified_outputs`: recorded outputs whose bytes differ from what upskill
+wrote (hand edits), which `update` keeps and `update --force` replaces.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from upskill.errors import UpskillError
+from upskill.install.hashing import tree_hash
+from upskill.install.observe import observe
+from upskill.sources.spec import SourceError, SourceKind, SourceSpec, parse_label
+from upskill.state.lockfile import ItemRecord, Lockfile
+
+DRIFT_BUCKETS = (
+    "missing_outputs",
+    "modified_outputs",
+    "stale_hashes",
+    "orphan_entries",
+    "missing_plugins",
+)
+
+
+@dataclass(frozen=True)
+class Report:
+    buckets: Mapping[str, list[Any]]
+
+    @property
+    def clean(self) -> bool:
+        if any(self.buckets.get(b) for b in DRIFT_BUCKETS):
+            return False
+        return not any(
+            e.get("status") == "not-registered" for e in self.buckets.get("mcp_entries", [])
+        )
+
+
+def check(root: Path, lock: Lockfile) -> dict[str, list[Any]]:
+    observed = observe(root, [o.path for o in lock.outputs])
+    missing: dict[str, list[str]] = {}
+    modified: list[dict[str, Any]] = []
+    for record in lock.outputs:
+        seen = observed[record.path]
+        items = sorted({o.item for o in record.owners})
+        if seen is None:
+            for item in items:
+                missing.setdefault(item, []).append(record.path)
+        elif seen[0] != record.sha256:
+            modified.append(
+                {
+                    "path": record.path,
+                    "items": items,
+                    "stored_hash": record.sha256,
+                    "current_hash": seen[0],
+                }
+            )
+    stale, orphans = _source_checks(lock)
+    return {
+        "missing_outputs": [
+            {"kind": k.split(":", 1)[0], "name": k.split(":", 1)[1], "missing_files": files}
+            for k, files in sorted(missing.items())
+        ],
+        "modified_outputs": modified,
+        "stale_hashes": stale,
+        "orphan_entries": orphans,
+    }
+
+
+def _source_checks(lock: Lockfile) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    stale: list[dict[str, Any]] = []
+    orphans: list[dict[str, Any]] = []
+    catalogs: dict[str, Any] = {}
+    for item in lock.items:
+        try:
+            spec = parse_label(item.source)
+        except SourceError:
+            orphans.append(_orphan(item, "unrecognised-source"))
+            continue
+        if spec.kind is not SourceKind.LOCAL:
+            continue  # doctor never fetches; `update --dry-run` checks remote drift
+        directory = _item_dir(spec, item, catalogs)
+        if directory is None:
+            reason = (
+                "local-path-gone" if not Path(spec.location).exists() else "item-missing-in-source"
+            )
+            orphans.append(_orphan(item, reason))
+            continue
+        current = tree_hash(directory)
+        if current != item.hash:
+            stale.append(
+                {
+                    "kind": item.kind,
+                    "name": item.name,
+                    "source": item.source,
+                    "stored_hash": item.hash,
+                    "current_hash": current,
+                }
+            )
+    return stale, orphans
+
+
+def _orphan(item: ItemRecord, reason: str) -> dict[str, Any]:
+    return {"kind": item.kind, "name": item.name, "source": item.source, "reason": reason}
+
+
+def _item_dir(spec: SourceSpec, item: ItemRecord, catalogs: dict[str, Any]) -> Path | None:
+    from upskill.install.catalog import load_catalog
+    from upskill.sources.fetch import local_fetched
+
+    if spec.label not in catalogs:
+        try:
+            catalogs[spec.label] = load_catalog(local_fetched(spec))
+        except UpskillError:
+            catalogs[spec.label] = None
+    catalog = catalogs[spec.label]
+    if catalog is None:
+        return None
+    found = catalog.items.get((item.kind, item.original_name))
+    return None if found is None else Path(found.directory)

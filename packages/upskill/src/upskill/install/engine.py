@@ -1,0 +1,219 @@
+"""Compose resolve -> render -> observe -> plan into one install/remove outcome.
+
+Nothing here writes: the outcome carries the plan, the ancillary writes and
+the new lockfile, and `commit_outcome` hands them to the journal.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from upskill.clients import render_target
+from upskill.install.ancillary import ancillary_updaters, read_optional
+from upskill.install.desired import Desired, render_desired
+from upskill.install.hashing import tree_hash
+from upskill.install.journal import Remove, Transaction, Write, apply_transaction
+from upskill.install.observe import observe
+from upskill.install.plan import Op, Plan, plan_outputs
+from upskill.install.resolve import Resolution, Resolved, ResolveError
+from upskill.install.scope import Scope
+from upskill.install.selection import expand, recorded
+from upskill.state.lockfile import (
+    BundleRecord,
+    ItemRecord,
+    Lockfile,
+    serialise_lockfile,
+)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    plan: Plan
+    lock: Lockfile
+    ancillary: tuple[Write, ...]
+    items: tuple[ItemRecord, ...]  # items (re)installed by this run
+    removed: tuple[str, ...]  # item keys dropped from the lock
+    clients: tuple[str, ...]  # selectable clients written, canonical order
+    warnings: tuple[str, ...]
+
+    def transaction(self, current_lock_bytes: bytes | None) -> Transaction:
+        writes = [
+            Write(a.path, a.data, a.mode)
+            for a in self.plan.actions
+            if a.op.writes and a.data is not None
+        ]
+        writes += list(self.ancillary)
+        removes = [Remove(a.path, a.expected or "") for a in self.plan.actions if a.op.removes]
+        new_lock = serialise_lockfile(self.lock)
+        lock_bytes = None if new_lock == current_lock_bytes else new_lock
+        return Transaction(tuple(writes), tuple(removes), lock_bytes)
+
+
+def _lock_conflicts(resolution: Resolution, lock: Lockfile, managed: frozenset[str]) -> None:
+    for r in resolution.items:
+        existing = lock.item(r.kind, r.name)
+        if existing is None or (existing.key in managed and existing.source == r.catalog.label):
+            continue
+        if existing.source != r.catalog.label:
+            raise ResolveError(
+                f"{r.kind} {r.name!r} is already installed from {existing.source}; "
+                f"remove it first or install under another name with --as"
+            )
+
+
+def plan_install(
+    scope: Scope,
+    lock: Lockfile,
+    resolution: Resolution,
+    selection: tuple[str, ...] | None,
+    *,
+    force: bool,
+    also_managed: Iterable[str] = (),
+) -> Outcome:
+    """`selection` None: each item keeps its recorded clients (new items: every client).
+    `also_managed`: lock items this run owns even if they were not resolved (update)."""
+    keys = {r.key for r in resolution.items}
+    managed = frozenset(keys | set(also_managed))
+    _lock_conflicts(resolution, lock, managed)
+
+    def selection_for(r: Resolved) -> Sequence[str]:
+        if selection is not None:
+            return selection
+        existing = lock.item(r.kind, r.name)
+        return expand(existing.clients) if existing is not None else ()
+
+    desired = render_desired(resolution.items, selection_for)
+    records = {o.path: o for o in lock.outputs}
+    owned_by_managed = {p for p, o in records.items() if any(w.item in managed for w in o.owners)}
+    legacy = frozenset(
+        k
+        for k in managed
+        if lock_has(lock, k) and not any(w.item == k for o in lock.outputs for w in o.owners)
+    )
+    observed = observe(scope.root, set(desired.files) | owned_by_managed)
+    plan = plan_outputs(desired.files, managed, records, observed, legacy=legacy, force=force)
+    new_items = _item_records(resolution, desired, lock)
+    installed_keys = {i.key for i in new_items}
+    items = [i for i in lock.items if i.key not in managed] + new_items
+    removed = tuple(sorted(k for k in managed if lock_has(lock, k) and k not in installed_keys))
+    bundles = _bundle_records(lock, resolution)
+    new_lock = dataclasses.replace(
+        lock, items=tuple(items), bundles=bundles, outputs=plan.outputs
+    ).normalised()
+    written = sorted({c for cs in desired.item_clients.values() for c in cs})
+    ancillary = _ancillary(scope.root, desired)
+    return Outcome(
+        plan,
+        new_lock,
+        ancillary,
+        tuple(new_items),
+        removed,
+        tuple(c for c in ("claude", "copilot", "vscode", "opencode") if c in written),
+        resolution.warnings + desired.warnings,
+    )
+
+
+def lock_has(lock: Lockfile, key: str) -> bool:
+    return any(i.key == key for i in lock.items)
+
+
+def _item_records(resolution: Resolution, desired: Desired, lock: Lockfile) -> list[ItemRecord]:
+    out: list[ItemRecord] = []
+    for r in resolution.items:
+        if r.key not in desired.item_clients:
+            continue  # warn-skipped by audience
+        existing = lock.item(r.kind, r.name)
+        spec = r.catalog.fetched.spec
+        out.append(
+            ItemRecord(
+                kind=r.kind,
+                name=r.name,
+                source=r.catalog.label,
+                ref=spec.ref,
+                hash=tree_hash(r.item.directory),
+                source_name=r.original if r.alias else None,
+                required_by=r.required_by,
+                group=r.item.group,
+                clients=recorded(desired.item_clients[r.key]),
+                commit=r.catalog.fetched.commit,
+                extra=existing.extra if existing is not None else {},
+            )
+        )
+    return out
+
+
+def _bundle_records(lock: Lockfile, resolution: Resolution) -> tuple[BundleRecord, ...]:
+    by_name = {b.name: b for b in lock.bundles}
+    for rb in resolution.bundles:
+        old = by_name.get(rb.name)
+        by_name[rb.name] = BundleRecord(
+            rb.name,
+            rb.source_label,
+            rb.catalog.fetched.spec.ref,
+            rb.items,
+            old.extra if old is not None else {},
+        )
+    return tuple(by_name.values())
+
+
+def _ancillary(root: Path, desired: Desired) -> tuple[Write, ...]:
+    targets = {render_target(c) for cs in desired.item_clients.values() for c in cs}
+    has_rules: dict[str, bool] = {}
+    for key, clients in desired.item_clients.items():
+        if key.startswith("rule:"):
+            for c in clients:
+                has_rules[render_target(c)] = True
+    writes = []
+    for rel, update in ancillary_updaters(frozenset(targets), has_rules).items():
+        new = update(read_optional(root / rel))
+        if new is not None:
+            writes.append(Write(rel, new))
+    return tuple(writes)
+
+
+def plan_remove(scope: Scope, lock: Lockfile, keys: Iterable[str]) -> Outcome:
+    """Drop items (and dependencies nothing else needs) and their outputs."""
+    removing = set(keys)
+    changed = True
+    while changed:  # cascade: a dependency whose every requirer goes, goes too
+        changed = False
+        for item in lock.items:
+            if item.key in removing or not item.required_by:
+                continue
+            if all(req in removing for req in item.required_by):
+                removing.add(item.key)
+                changed = True
+    managed = frozenset(removing)
+    records = {o.path: o for o in lock.outputs}
+    owned = {p for p, o in records.items() if any(w.item in managed for w in o.owners)}
+    plan = plan_outputs({}, managed, records, observe(scope.root, owned))
+    items = []
+    for item in lock.items:
+        if item.key in managed:
+            continue
+        kept = tuple(r for r in item.required_by if r not in managed)
+        items.append(dataclasses.replace(item, required_by=kept))
+    gone_names = {k.split(":", 1)[1] for k in managed} - {i.name for i in items}
+    bundles = []
+    for b in lock.bundles:
+        left = tuple(n for n in b.items if n not in gone_names)
+        if left:
+            bundles.append(dataclasses.replace(b, items=left))
+    new_lock = dataclasses.replace(
+        lock, items=tuple(items), bundles=tuple(bundles), outputs=plan.outputs
+    ).normalised()
+    return Outcome(plan, new_lock, (), (), tuple(sorted(managed)), (), ())
+
+
+def commit_outcome(scope: Scope, outcome: Outcome) -> None:
+    apply_transaction(
+        scope.root, scope.lockfile, outcome.transaction(read_optional(scope.lockfile))
+    )
+
+
+CatalogHook = Callable[[], None]
+
+__all__ = ["Op", "Outcome", "commit_outcome", "plan_install", "plan_remove"]

@@ -1,0 +1,124 @@
+"""The nothing-changed path of a bare `update`, kept import-light on purpose.
+
+After every successful write the state of the scope is summarised in the user
+cache dir (never in the committed lockfile, since it holds machine-local stat
+data): the lockfile's digest, the config files' digests, the upskill version,
+each source's fingerprint (git: resolved commit; local: a stat signature of
+the tree) and the (size, mtime) of every recorded output. A bare `update`
+that finds all of these unchanged has nothing to do and stops before loading
+the YAML parser, the Markdown formatter or the renderer. Any difference falls
+back to the full path, which re-verifies everything by content.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from upskill import __version__
+
+STATE_VERSION = 1
+
+
+def state_file(cache_root: Path, scope_root: Path) -> Path:
+    key = hashlib.sha256(str(scope_root).encode()).hexdigest()[:24]
+    return cache_root / "state" / f"{key}.json"
+
+
+def _digest(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def local_signature(root: Path) -> str:
+    """Cheap change detector for a local source: paths, sizes and mtimes."""
+    digest = hashlib.sha256()
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d != ".git")
+        for name in sorted(filenames):
+            full = f"{dirpath}/{name}"
+            try:
+                st = os.lstat(full)
+            except OSError:
+                continue
+            digest.update(f"{full}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_mode}\n".encode())
+    return digest.hexdigest()
+
+
+def output_stats(root: Path, paths: Iterable[str]) -> dict[str, list[int]] | None:
+    stats: dict[str, list[int]] = {}
+    for rel in paths:
+        try:
+            st = os.lstat(root / rel)
+        except OSError:
+            return None
+        stats[rel] = [st.st_size, st.st_mtime_ns]
+    return stats
+
+
+def snapshot(
+    *,
+    lock_bytes: bytes,
+    config_paths: Iterable[Path],
+    fingerprints: Mapping[str, str],
+    root: Path,
+    output_paths: Iterable[str],
+) -> dict[str, Any] | None:
+    outputs = output_stats(root, output_paths)
+    if outputs is None:
+        return None
+    return {
+        "version": STATE_VERSION,
+        "upskill": __version__,
+        "lock": hashlib.sha256(lock_bytes).hexdigest(),
+        "config": [_digest(p) for p in config_paths],
+        "sources": dict(sorted(fingerprints.items())),
+        "outputs": outputs,
+    }
+
+
+def save(path: Path, state: Mapping[str, Any]) -> None:
+    """Best effort: the cache is an optimisation, never a source of truth."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(state, separators=(",", ":")))
+        tmp.replace(path)
+    except OSError:
+        pass
+
+
+def unchanged(
+    path: Path,
+    *,
+    lock_bytes: bytes,
+    config_paths: Iterable[Path],
+    root: Path,
+    fingerprint: Callable[[str], str | None],
+) -> bool:
+    """True when nothing an update depends on differs from the saved state."""
+    try:
+        saved = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return False
+    if type(saved) is not dict or saved.get("version") != STATE_VERSION:
+        return False
+    if saved.get("upskill") != __version__:
+        return False
+    if saved.get("lock") != hashlib.sha256(lock_bytes).hexdigest():
+        return False
+    if saved.get("config") != [_digest(p) for p in config_paths]:
+        return False
+    outputs = saved.get("outputs")
+    if type(outputs) is not dict or output_stats(root, outputs) != outputs:
+        return False
+    sources = saved.get("sources")
+    if type(sources) is not dict:
+        return False
+    return all(fingerprint(label) == value for label, value in sources.items())

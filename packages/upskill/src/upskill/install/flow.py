@@ -1,0 +1,83 @@
+"""The write half shared by add, update and remove: journal, hooks, fast-path state."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from pathlib import Path
+
+from upskill.install import fastpath
+from upskill.install.ancillary import read_optional
+from upskill.install.engine import Outcome, commit_outcome
+from upskill.install.extensions import HookContext, ResolvedBundle, run_install, run_remove
+from upskill.install.journal import Transaction, apply_transaction
+from upskill.install.resolve import Resolution
+from upskill.install.selection import load_config_paths
+from upskill.install.session import Session
+from upskill.sources.fetch import cache_dir
+from upskill.state.lockfile import Lockfile, serialise_lockfile
+
+
+def hook_context(
+    session: Session, lock: Lockfile, selection: Sequence[str], dry_run: bool
+) -> HookContext:
+    return HookContext(
+        root=session.scope.root,
+        scope=session.scope.kind.value,
+        selection=tuple(selection),
+        lock=lock,
+        dry_run=dry_run,
+        env=session.world.env,
+    )
+
+
+def commit(
+    session: Session,
+    outcome: Outcome,
+    *,
+    selection: Sequence[str],
+    bundles: Sequence[ResolvedBundle] = (),
+    removed_bundles: Sequence[str] = (),
+) -> tuple[str, ...]:
+    """Apply an outcome, let extension hooks update plugins/mcps, save fast-path state."""
+    commit_outcome(session.scope, outcome)
+    messages: tuple[str, ...] = ()
+    ctx = hook_context(session, outcome.lock, selection, False)
+    hooked = run_remove(ctx, removed_bundles) if removed_bundles else run_install(ctx, bundles)
+    if hooked.lock != outcome.lock:
+        apply_transaction(
+            session.scope.root,
+            session.scope.lockfile,
+            Transaction((), (), serialise_lockfile(hooked.lock)),
+        )
+    messages = hooked.messages
+    save_state(session, hooked.lock)
+    return messages
+
+
+def save_state(session: Session, lock: Lockfile) -> None:
+    labels = {i.source for i in lock.items} | {b.source for b in lock.bundles}
+    if not labels <= set(session.fingerprints):
+        return  # this run did not see every source: a later bare update must check them
+    lock_bytes = read_optional(session.scope.lockfile) or b""
+    state = fastpath.snapshot(
+        lock_bytes=lock_bytes,
+        config_paths=load_config_paths(session.world),
+        fingerprints={label: session.fingerprints[label] for label in sorted(labels)},
+        root=session.scope.root,
+        output_paths=[o.path for o in lock.outputs],
+    )
+    if state is not None:
+        fastpath.save(state_path(session), state)
+
+
+def state_path(session: Session) -> Path:
+    return fastpath.state_file(cache_dir(session.world.env, session.world.home), session.scope.root)
+
+
+def outcome_with_lock(outcome: Outcome, lock: Lockfile) -> Outcome:
+    return dataclasses.replace(outcome, lock=lock)
+
+
+def hook_bundles(resolution: Resolution) -> list[ResolvedBundle]:
+    return [ResolvedBundle(b.name, b.source_label, b.bundle) for b in resolution.bundles]

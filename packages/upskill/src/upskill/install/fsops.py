@@ -1,0 +1,111 @@
+"""Filesystem primitives for apply: contained paths, atomic writes, fault injection.
+
+Every mutation counts toward `UPSKILL_FAULT_AFTER_WRITES` (a documented test
+seam): after N mutations the process SIGKILLs itself, so tests can prove that
+the journal completes any interrupted run.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import tempfile
+from pathlib import Path
+
+from upskill.errors import UpskillError
+
+FAULT_ENV = "UPSKILL_FAULT_AFTER_WRITES"
+
+
+class UnsafePath(UpskillError):
+    """An output path would leave the scope root (symlinked parent, traversal)."""
+
+
+class _FaultCounter:
+    def __init__(self) -> None:
+        raw = os.environ.get(FAULT_ENV, "")
+        self.limit = int(raw) if raw.isdigit() else None
+        self.count = 0
+
+    def tick(self) -> None:
+        self.count += 1
+        if self.limit is not None and self.count >= self.limit:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+
+FAULTS = _FaultCounter()
+
+
+def contained(root: Path, rel: str) -> Path:
+    """`root/rel`, refusing any existing component that is a symlink."""
+    current = root
+    parts = rel.split("/")
+    for part in parts[:-1]:
+        current = current / part
+        if current.is_symlink():
+            raise UnsafePath("refusing to write through a symlinked directory", path=current)
+        if current.exists() and not current.is_dir():
+            raise UnsafePath("a file is in the way of an output directory", path=current)
+    return current / parts[-1]
+
+
+def fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
+    """Temp file in the same directory, fsync, rename; never a half-written target."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        Path(tmp).chmod(mode)
+        Path(tmp).replace(path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    fsync_dir(path.parent)
+    FAULTS.tick()
+
+
+def move_into_place(staged: Path, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        staged.replace(target)
+    except OSError as exc:
+        if exc.errno != 18:  # EXDEV: staging and target on different filesystems
+            raise
+        atomic_write(target, staged.read_bytes(), staged.stat().st_mode & 0o7777)
+        staged.unlink()
+        return
+    fsync_dir(target.parent)
+    FAULTS.tick()
+
+
+def remove_file(target: Path, root: Path) -> None:
+    target.unlink(missing_ok=True)
+    FAULTS.tick()
+    prune_empty_dirs(target.parent, root)
+
+
+def prune_empty_dirs(directory: Path, root: Path) -> None:
+    """Remove directories emptied by a removal, up to (not including) the root."""
+    current = directory
+    while current != root and root in current.parents:
+        try:
+            current.rmdir()
+        except OSError:
+            return
+        current = current.parent

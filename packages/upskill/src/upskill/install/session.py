@@ -1,0 +1,66 @@
+"""Shared setup for lifecycle commands: scope, lockfile, fetching and catalogs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from upskill.install.catalog import SourceCatalog, load_catalog
+from upskill.install.journal import recover
+from upskill.install.scope import Scope, World
+from upskill.sources.fetch import Fetched, Fetcher
+from upskill.sources.spec import SourceSpec
+from upskill.state.lockfile import Lockfile, read_lockfile
+
+
+@dataclass
+class Session:
+    world: World
+    scope: Scope
+    on_fetch: Callable[[SourceSpec], None] | None = None
+    _fetched: dict[SourceSpec, Fetched] = field(default_factory=dict)
+    _catalogs: dict[SourceSpec, SourceCatalog] = field(default_factory=dict)
+    fingerprints: dict[str, str] = field(default_factory=dict)  # label -> fast-path fingerprint
+
+    @property
+    def fetcher(self) -> Fetcher:
+        return Fetcher(self.world.env, self.world.home)
+
+    def prefetch(self, specs: list[SourceSpec]) -> None:
+        """Fetch distinct sources in parallel before resolution needs them."""
+        todo = [s for s in dict.fromkeys(specs) if s not in self._fetched]
+        fetched = self.fetcher.fetch_all(todo, self.on_fetch)
+        for spec, f in fetched.items():
+            # Taken before reading the tree: a change during this run is seen next time.
+            self.fingerprints[spec.label] = fingerprint_of(f)
+        self._fetched.update(fetched)
+
+    def catalog(self, spec: SourceSpec) -> SourceCatalog:
+        found = self._catalogs.get(spec)
+        if found is None:
+            self.prefetch([spec])
+            found = load_catalog(self._fetched[spec])
+            self._catalogs[spec] = found
+        return found
+
+    def recover(self) -> bool:
+        return recover(self.scope.root, self.scope.lockfile)
+
+    def read_lock(self) -> Lockfile:
+        return read_lockfile(self.scope.lockfile)
+
+
+def fingerprint_of(fetched: Fetched) -> str:
+    from upskill.install.fastpath import local_signature
+
+    if fetched.commit is not None:
+        return f"git:{fetched.commit}"
+    return f"local:{local_signature(fetched.root)}"
+
+
+def relative_label(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)

@@ -1,0 +1,169 @@
+"""Terminal output for the lifecycle commands: data on stdout, progress on stderr.
+
+Commands own the streams and pass them in; this module only formats. Progress
+lines redraw in place on a TTY and are plain lines otherwise; `-q` silences
+everything but data and errors; colour only on a TTY without NO_COLOR.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TextIO
+
+from upskill.install.plan import Action, Op, Plan
+
+if TYPE_CHECKING:
+    from upskill.install.engine import Outcome
+
+_VERBS = {
+    Op.CREATE: "create",
+    Op.UPDATE: "update",
+    Op.REPLACE_EDIT: "replace (discarding local edit)",
+    Op.KEEP_EDIT: "keep local edit",
+    Op.FOREIGN: "keep unmanaged file",
+    Op.REMOVE: "remove",
+    Op.REMOVE_EDIT: "remove (discarding local edit)",
+    Op.KEEP_ORPHAN: "keep edited file (no longer installed)",
+}
+
+
+@dataclass
+class Console:
+    out: TextIO
+    err: TextIO
+    quiet: bool = False
+    color: bool = False
+    _live: bool = False
+
+    @classmethod
+    def create(cls, out: TextIO, err: TextIO, *, quiet: bool, no_color: bool) -> Console:
+        tty = err.isatty()
+        color = tty and not no_color and "NO_COLOR" not in os.environ
+        return cls(out, err, quiet, color)
+
+    @property
+    def tty(self) -> bool:
+        return self.err.isatty()
+
+    def progress(self, message: str) -> None:
+        if self.quiet:
+            return
+        if self.tty:
+            self.err.write(f"\r\x1b[2K{message}")
+            self._live = True
+        else:
+            self.err.write(message + "\n")
+        self.err.flush()
+
+    def done(self) -> None:
+        if self._live:
+            self.err.write("\r\x1b[2K")
+            self.err.flush()
+            self._live = False
+
+    def info(self, message: str) -> None:
+        if not self.quiet:
+            self.done()
+            self.err.write(message + "\n")
+
+    def warn(self, message: str) -> None:
+        self.done()
+        self.err.write(self._paint("warning: ", "33") + message + "\n")
+
+    def error(self, message: str) -> None:
+        self.done()
+        self.err.write(self._paint("error: ", "31") + message + "\n")
+
+    def data(self, text: str) -> None:
+        self.out.write(text)
+
+    def _paint(self, text: str, code: str) -> str:
+        return f"\x1b[{code}m{text}\x1b[0m" if self.color else text
+
+
+def plan_lines(plan: Plan) -> list[str]:
+    return [f"  {_VERBS[a.op]:<14} {a.path}" for a in plan.actions if a.op in _VERBS]
+
+
+def noteworthy(actions: Iterable[Action]) -> list[str]:
+    """Lines a user must see even without --dry-run: kept edits and what --force discarded."""
+    lines = []
+    for a in actions:
+        if a.op is Op.KEEP_EDIT:
+            lines.append(f"kept local edit: {a.path} (use --force to replace it)")
+        elif a.op is Op.FOREIGN:
+            lines.append(
+                f"kept existing file not written by upskill: {a.path} (use --force to replace it)"
+            )
+        elif a.op is Op.KEEP_ORPHAN:
+            lines.append(f"kept edited file that is no longer installed: {a.path}")
+        elif a.op in (Op.REPLACE_EDIT, Op.REMOVE_EDIT):
+            lines.append(f"discarded local edit: {a.path}")
+    return lines
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def tail(plan: Plan) -> str:
+    parts = []
+    kept = plan.count(Op.KEEP_EDIT, Op.KEEP_ORPHAN)
+    if kept:
+        parts.append(f"{kept} kept local edit{'' if kept == 1 else 's'}")
+    foreign = plan.count(Op.FOREIGN)
+    if foreign:
+        parts.append(f"{plural(foreign, 'unmanaged file')} kept")
+    discarded = plan.count(Op.REPLACE_EDIT, Op.REMOVE_EDIT)
+    if discarded:
+        parts.append(f"{discarded} local edit{'' if discarded == 1 else 's'} discarded")
+    return "".join(f"; {p}" for p in parts)
+
+
+def report_dry_run(console: Console, outcome: Outcome) -> int:
+    console.done()
+    for warning in outcome.warnings:
+        console.warn(warning)
+    lines = plan_lines(outcome.plan)
+    console.data("".join(f"{line}\n" for line in lines) or "nothing to do\n")
+    return 0
+
+
+def report_install(
+    console: Console, outcome: Outcome, messages: Iterable[str], *, verb: str
+) -> int:
+    console.done()
+    for warning in outcome.warnings:
+        console.warn(warning)
+    for line in [*noteworthy(outcome.plan.actions), *messages]:
+        console.info(line)
+    clients = ", ".join(outcome.clients) or "no client"
+    console.info(f"{plural(len(outcome.items), 'item')} {verb} for {clients}{tail(outcome.plan)}")
+    return 0
+
+
+def report_update(console: Console, outcome: Outcome, messages: Iterable[str]) -> int:
+    console.done()
+    for warning in outcome.warnings:
+        console.warn(warning)
+    for line in [*noteworthy(outcome.plan.actions), *messages]:
+        console.info(line)
+    changed_items = {
+        owner.item
+        for action in outcome.plan.changes
+        for record in [*outcome.plan.outputs]
+        if record.path == action.path
+        for owner in record.owners
+    }
+    removed = len(outcome.removed)
+    changes = len(outcome.plan.changes)
+    if not changes and not removed:
+        console.info(f"Already up to date{tail(outcome.plan)}.")
+        return 0
+    parts = [f"{plural(len(changed_items), 'item')} updated ({plural(changes, 'file')} changed)"]
+    if removed:
+        parts.append(f"{removed} removed")
+    console.info(", ".join(parts) + tail(outcome.plan))
+    return 0

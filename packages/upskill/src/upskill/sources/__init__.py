@@ -1,0 +1,1 @@
+"""Where items come from: the `<source>` grammar, labels and fetching (git or local)."""

@@ -1,0 +1,163 @@
+"""Run the system `git` safely, and keep a clone cache per repository.
+
+Every call is an argument list with `--` before user-controlled values; the
+environment is scrubbed of variables that would redirect git at another
+repository; credentials are never added (git's own helpers apply). Each remote
+gets one bare repository under the user cache dir; a later run fetches only
+what changed, and each resolved commit is exported once into an immutable
+tree directory that installs read from.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import tarfile
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from upskill.errors import UpskillError
+
+_SCRUBBED = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR")
+_HEX = re.compile(r"^[0-9a-fA-F]{4,40}$")
+
+
+class GitError(UpskillError):
+    """git failed (clone, fetch, unknown ref)."""
+
+
+Runner = Callable[[Sequence[str], Path | None], "subprocess.CompletedProcess[bytes]"]
+
+
+def git_env(base: Mapping[str, str]) -> dict[str, str]:
+    env = {k: v for k, v in base.items() if k not in _SCRUBBED}
+    env["GIT_TERMINAL_PROMPT"] = "0"
+    env.setdefault("LC_ALL", "C")
+    return env
+
+
+def default_runner(env: Mapping[str, str]) -> Runner:
+    clean = git_env(env)
+
+    def run(argv: Sequence[str], cwd: Path | None) -> subprocess.CompletedProcess[bytes]:
+        try:
+            return subprocess.run(
+                ["git", *argv], cwd=cwd, env=clean, capture_output=True, check=False
+            )
+        except FileNotFoundError as exc:
+            raise GitError("git is not installed (needed for git sources)") from exc
+
+    return run
+
+
+@dataclass(frozen=True)
+class Checkout:
+    tree: Path  # the exported tree of `commit` (repository root)
+    commit: str
+
+
+def cache_key(url: str) -> str:
+    digest = hashlib.sha256(url.encode()).hexdigest()[:16]
+    tail = re.sub(r"[^A-Za-z0-9._-]+", "-", url.rstrip("/").rsplit("/", 1)[-1])[:40]
+    return f"{tail}-{digest}"
+
+
+class GitCache:
+    """One bare mirror per URL under `root`; exported trees per commit."""
+
+    def __init__(self, root: Path, run: Runner) -> None:
+        self.root = root
+        self._run = run
+
+    def checkout(self, url: str, ref: str | None) -> Checkout:
+        repo = self.root / cache_key(url)
+        repo.mkdir(parents=True, exist_ok=True)
+        with _flock(repo / ".upskill-cache.lock"):
+            bare = repo / "repo.git"
+            if not (bare / "HEAD").exists():
+                self._git(["init", "--quiet", "--bare", str(bare)], None, url)
+            self._fetch(bare, url)
+            commit = self._resolve(bare, url, ref)
+            tree = repo / "trees" / commit
+            if not tree.is_dir():
+                self._export(bare, commit, tree, url)
+        return Checkout(tree, commit)
+
+    def _fetch(self, bare: Path, url: str) -> None:
+        self._git(
+            [
+                "fetch",
+                "--quiet",
+                "--prune",
+                "--no-tags",
+                "--",
+                url,
+                "+HEAD:refs/upskill/head",
+                "+refs/heads/*:refs/heads/*",
+                "+refs/tags/*:refs/tags/*",
+            ],
+            bare,
+            url,
+        )
+
+    def _resolve(self, bare: Path, url: str, ref: str | None) -> str:
+        candidates = (
+            ["refs/upskill/head"]
+            if ref is None
+            else [f"refs/tags/{ref}", f"refs/heads/{ref}"] + ([ref] if _HEX.match(ref) else [])
+        )
+        for candidate in candidates:
+            out = self._run(
+                ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{candidate}^{{commit}}"],
+                bare,
+            )
+            if out.returncode == 0:
+                return out.stdout.decode().strip()
+        raise GitError(f"{url}: no branch, tag or commit named {ref!r}")
+
+    def _export(self, bare: Path, commit: str, tree: Path, url: str) -> None:
+        tree.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".export-", dir=tree.parent))
+        try:
+            archive = staging / "tree.tar"
+            out = self._git(["archive", "--format=tar", f"--output={archive}", commit], bare, url)
+            del out
+            dest = staging / "t"
+            dest.mkdir()
+            with tarfile.open(archive) as tar:
+                tar.extractall(dest, filter="data")
+            dest.rename(tree)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+
+    def _git(
+        self, argv: list[str], cwd: Path | None, url: str
+    ) -> subprocess.CompletedProcess[bytes]:
+        out = self._run(argv, cwd)
+        if out.returncode != 0:
+            detail = out.stderr.decode(errors="replace").strip().splitlines()
+            last = detail[-1] if detail else f"exit {out.returncode}"
+            raise GitError(f"{url}: git {argv[0]} failed: {last}")
+        return out
+
+
+class _flock:
+    """Serialise processes sharing one cache entry (fetch + export)."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._fd = -1
+
+    def __enter__(self) -> None:
+        self._fd = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o644)
+        fcntl.flock(self._fd, fcntl.LOCK_EX)
+
+    def __exit__(self, *exc: object) -> None:
+        fcntl.flock(self._fd, fcntl.LOCK_UN)
+        os.close(self._fd)

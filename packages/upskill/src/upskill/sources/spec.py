@@ -1,0 +1,175 @@
+"""The `<source>` grammar (ADR-0011) and the labels recorded in the lockfile.
+
+A source is parsed once into an immutable `SourceSpec`; its `label` is the
+string the lockfile stores and `remove --source` matches exactly, so the label
+must be a pure function of the spec and `parse_label` its inverse.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+
+from upskill.errors import UpskillError, UsageError
+
+BUNDLE_SUFFIX = ".bundle.yaml"
+_GITHUB_PREFIX = "https://github.com/"
+_NAME_PART = re.compile(r"^[A-Za-z0-9._-]+$")
+
+
+class SourceKind(StrEnum):
+    GITHUB = "github"
+    GIT = "git"
+    LOCAL = "local"
+
+
+class SourceError(UpskillError):
+    """A source string or a recorded label that cannot be understood."""
+
+
+@dataclass(frozen=True)
+class SourceSpec:
+    """One source: a GitHub repo, any https git remote, or a local directory/bundle file.
+
+    `location` is `owner/repo` (GitHub), the https URL without `.git` (generic
+    git), or an absolute path (local).
+    """
+
+    kind: SourceKind
+    location: str
+    ref: str | None = None
+    subpath: str | None = None
+
+    @property
+    def label(self) -> str:
+        if self.kind is SourceKind.LOCAL:
+            return f"local:{self.location}"
+        head = f"github:{self.location}" if self.kind is SourceKind.GITHUB else self.location
+        if self.ref:
+            head += f"@{self.ref}"
+        if self.subpath:
+            head += f":{self.subpath}"
+        return head
+
+    @property
+    def is_git(self) -> bool:
+        return self.kind is not SourceKind.LOCAL
+
+    @property
+    def bundle_path(self) -> str | None:
+        """The explicit bundle file this source names, if any (subpath or local path)."""
+        target = self.location if self.kind is SourceKind.LOCAL else (self.subpath or "")
+        return target if target.endswith(BUNDLE_SUFFIX) else None
+
+    def clone_url(self, github_base: str = "https://github.com") -> str:
+        if self.kind is SourceKind.GITHUB:
+            return f"{github_base.rstrip('/')}/{self.location}.git"
+        if self.kind is SourceKind.GIT:
+            return f"{self.location}.git"
+        raise SourceError(f"{self.label}: a local source has no clone URL")
+
+    def repo_key(self) -> str:
+        """Sources sharing one repository (any ref/subpath) share one clone."""
+        return f"{self.kind.value}:{self.location}"
+
+
+def _split_ref_sub(rest: str, original: str) -> tuple[str, str | None, str | None]:
+    """Split `base[@ref][:sub]`: on `:` first, then `@` (ADR-0011)."""
+    sub: str | None = None
+    if ":" in rest:
+        rest, sub = rest.split(":", 1)
+        if not sub:
+            raise UsageError(f"invalid source {original!r}: empty subpath after ':'")
+    ref: str | None = None
+    if "@" in rest:
+        rest, ref = rest.split("@", 1)
+        if not ref:
+            raise UsageError(f"invalid source {original!r}: empty ref after '@'")
+    if sub is not None:
+        sub = _clean_subpath(sub, original)
+    return rest, ref, sub
+
+
+def _clean_subpath(sub: str, original: str) -> str:
+    parts = [p for p in sub.strip("/").split("/") if p not in ("", ".")]
+    if not parts or any(p == ".." for p in parts):
+        raise UsageError(f"invalid source {original!r}: subpath {sub!r} must stay inside the repo")
+    return "/".join(parts)
+
+
+def parse_source(text: str, *, cwd: Path, home: Path) -> SourceSpec:
+    """Parse what a user typed after `upskill add`."""
+    original = text
+    if not text.strip():
+        raise UsageError("empty source")
+    if text.startswith(("gitlab:", "gitlab+")):
+        raise UsageError(
+            f"the {text.split(':', 1)[0]}: shorthand was removed; "
+            "use the full https URL instead, e.g. https://gitlab.com/group/repo"
+        )
+    if text.startswith(("./", "../", "/")) or text in (".", ".."):
+        return SourceSpec(SourceKind.LOCAL, str(_absolute(cwd / text)))
+    if text == "~" or text.startswith("~/"):
+        return SourceSpec(SourceKind.LOCAL, str(_absolute(home / text[2:])))
+    if text.startswith("https://"):
+        return _parse_https(text, original)
+    if "://" in text or text.startswith(("http:", "git@", "ssh:")):
+        raise UsageError(f"unsupported source {original!r}: use an https URL or owner/repo")
+    base, ref, sub = _split_ref_sub(text, original)
+    owner_repo = base.split("/")
+    if len(owner_repo) != 2 or not all(_NAME_PART.match(p) for p in owner_repo):
+        raise UsageError(
+            f"invalid source {original!r}: expected owner/repo[@ref][:path], "
+            "an https URL or a local path (./, ../, /, ~)"
+        )
+    return SourceSpec(SourceKind.GITHUB, base.removesuffix(".git"), ref, sub)
+
+
+def _parse_https(text: str, original: str) -> SourceSpec:
+    rest = text[len("https://") :]
+    host, _, path = rest.partition("/")
+    if not host or not path:
+        raise UsageError(f"invalid source {original!r}: no repository path in the URL")
+    if "@" in host:
+        raise UsageError(
+            f"invalid source {original!r}: credentials do not belong in the URL; "
+            "configure a git credential helper instead"
+        )
+    path, ref, sub = _split_ref_sub(path, original)
+    path = path.rstrip("/").removesuffix(".git").rstrip("/")
+    segments = path.split("/")
+    if not path or any(s in ("", ".", "..") for s in segments):
+        raise UsageError(f"invalid source {original!r}: malformed repository path")
+    if host.lower() == "github.com":
+        if len(segments) != 2:
+            raise UsageError(f"invalid source {original!r}: expected github.com/owner/repo")
+        return SourceSpec(SourceKind.GITHUB, path, ref, sub)
+    return SourceSpec(SourceKind.GIT, f"https://{host}/{path}", ref, sub)
+
+
+def _absolute(path: Path) -> Path:
+    # Resolve `..` without requiring existence so a missing path still gets a clean label.
+    return Path(os.path.normpath(path.absolute()))
+
+
+def parse_label(label: str) -> SourceSpec:
+    """Invert `SourceSpec.label` for a lockfile record."""
+    if label.startswith("local:"):
+        path = label[len("local:") :]
+        if not path:
+            raise SourceError(f"invalid recorded source label {label!r}")
+        return SourceSpec(SourceKind.LOCAL, path)
+    if label.startswith("github:"):
+        base, ref, sub = _split_ref_sub(label[len("github:") :], label)
+        return SourceSpec(SourceKind.GITHUB, base, ref, sub)
+    if label.startswith("https://"):
+        return _parse_https(label, label)
+    if label.startswith(("gitlab:", "gitlab+")):
+        raise SourceError(
+            f"recorded source {label!r} uses the removed gitlab: shorthand; "
+            "remove it (upskill remove --source) and add the full https URL"
+        )
+    raise SourceError(f"unrecognised recorded source label {label!r}")

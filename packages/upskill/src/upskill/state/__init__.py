@@ -1,0 +1,1 @@
+"""Persistent state: the `.upskill-lock.json` lockfile and the YAML config files."""

@@ -1,0 +1,96 @@
+"""`config.yaml`: the global (~/.config/upskill) and project (.upskill/) settings.
+
+Only `clients:` and `registries:` have meaning; other keys are left for future
+use and ignored. A malformed file is an error naming it, never a silent default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from upskill.clients import SELECTABLE_CLIENTS
+from upskill.errors import UpskillError
+
+PROJECT_CONFIG = Path(".upskill") / "config.yaml"
+GLOBAL_CONFIG = Path(".config") / "upskill" / "config.yaml"
+
+
+class ConfigError(UpskillError):
+    """A config file is malformed."""
+
+
+@dataclass(frozen=True)
+class Registry:
+    name: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Config:
+    clients: tuple[str, ...] | None = None  # None: not set
+    registries: tuple[Registry, ...] = ()
+
+
+def global_config_path(env: Mapping[str, str], home: Path) -> Path:
+    base = env.get("XDG_CONFIG_HOME")
+    return Path(base) / "upskill" / "config.yaml" if base else home / GLOBAL_CONFIG
+
+
+def read_config(path: Path) -> Config:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Config()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read config: {exc}", path=path) from exc
+    return parse_config(text, path)
+
+
+def parse_config(text: str, path: Path) -> Config:
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        raw: Any = YAML(typ="safe", pure=True).load(text)
+    except YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ConfigError(f"malformed YAML: {problem}", path=path, line=line) from exc
+    if raw is None:
+        return Config()
+    if type(raw) is not dict:
+        raise ConfigError("config must be a mapping", path=path)
+    clients: tuple[str, ...] | None = None
+    if "clients" in raw:
+        value = raw["clients"]
+        if type(value) is not list or any(type(c) is not str for c in value):
+            raise ConfigError("`clients` must be a list of client names", path=path)
+        for c in value:
+            if c not in SELECTABLE_CLIENTS:
+                known = ", ".join(SELECTABLE_CLIENTS)
+                raise ConfigError(
+                    f"unknown client {c!r} in `clients` (expected: {known})", path=path
+                )
+        clients = tuple(c for c in SELECTABLE_CLIENTS if c in value)
+    registries = []
+    for entry in raw.get("registries") or []:
+        if (
+            type(entry) is not dict
+            or type(entry.get("name")) is not str
+            or type(entry.get("source")) is not str
+        ):
+            raise ConfigError("`registries` entries need string `name` and `source`", path=path)
+        registries.append(Registry(entry["name"], entry["source"]))
+    return Config(clients, tuple(registries))
+
+
+def merged(global_cfg: Config, project_cfg: Config) -> Config:
+    """Project `clients` replaces global; project registries override by name."""
+    clients = project_cfg.clients if project_cfg.clients is not None else global_cfg.clients
+    by_name = {r.name: r for r in global_cfg.registries}
+    by_name.update({r.name: r for r in project_cfg.registries})
+    return Config(clients, tuple(by_name.values()))

@@ -1,0 +1,324 @@
+"""`.upskill-lock.json`, schema 1, readable and writable alongside upstream upskill.
+
+Field names and order match upstream so either tool can rewrite the file with
+minimal diffs; unknown fields are kept on rewrite. Two compatible extensions
+(ignored by upstream): an item's resolved git `commit`, and a top-level
+`outputs` list recording every file written (path, sha256, size, owners) so
+hand edits are detected and shared outputs are removed only with their last
+owner. See docs/upskill/lifecycle.md.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from upskill.errors import UpskillError
+
+LOCKFILE_NAME = ".upskill-lock.json"
+SCHEMA = 1
+KIND_ORDER = {"rule": 0, "skill": 1, "agent": 2}
+
+_ITEM_FIELDS = (
+    "kind",
+    "name",
+    "source",
+    "ref",
+    "hash",
+    "source_name",
+    "required_by",
+    "group",
+    "clients",
+    "commit",
+)
+_BUNDLE_FIELDS = ("name", "source", "ref", "items")
+_OUTPUT_FIELDS = ("path", "sha256", "size", "owners")
+_TOP_FIELDS = ("schema", "items", "bundles", "plugins", "mcps", "outputs")
+
+
+class LockfileError(UpskillError):
+    """The lockfile cannot be read: malformed JSON, wrong shape, newer schema."""
+
+
+@dataclass(frozen=True)
+class ItemRecord:
+    kind: str
+    name: str
+    source: str
+    ref: str | None = None
+    hash: str | None = None
+    source_name: str | None = None
+    required_by: tuple[str, ...] = ()
+    group: str | None = None
+    clients: tuple[str, ...] = ()
+    commit: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        """`kind:name`, the form `required_by` and output owners use."""
+        return f"{self.kind}:{self.name}"
+
+    @property
+    def original_name(self) -> str:
+        return self.source_name or self.name
+
+
+@dataclass(frozen=True)
+class BundleRecord:
+    name: str
+    source: str
+    ref: str | None = None
+    items: tuple[str, ...] = ()
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, order=True)
+class Owner:
+    item: str  # "kind:name"
+    client: str  # selectable client (claude, copilot, vscode, opencode)
+
+
+@dataclass(frozen=True)
+class OutputRecord:
+    path: str
+    sha256: str
+    size: int
+    owners: tuple[Owner, ...]
+
+
+@dataclass(frozen=True)
+class Lockfile:
+    items: tuple[ItemRecord, ...] = ()
+    bundles: tuple[BundleRecord, ...] = ()
+    plugins: tuple[Mapping[str, Any], ...] = ()
+    mcps: tuple[Mapping[str, Any], ...] = ()
+    outputs: tuple[OutputRecord, ...] = ()
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def item(self, kind: str, name: str) -> ItemRecord | None:
+        for record in self.items:
+            if record.kind == kind and record.name == name:
+                return record
+        return None
+
+    def normalised(self) -> Lockfile:
+        """Canonical ordering, so writes are deterministic."""
+        items = sorted(self.items, key=lambda i: (KIND_ORDER.get(i.kind, 9), i.name))
+        bundles = sorted(self.bundles, key=lambda b: (b.name, b.source))
+        outputs = sorted(
+            (
+                OutputRecord(o.path, o.sha256, o.size, tuple(sorted(set(o.owners))))
+                for o in self.outputs
+            ),
+            key=lambda o: o.path,
+        )
+        return Lockfile(
+            tuple(items), tuple(bundles), self.plugins, self.mcps, tuple(outputs), self.extra
+        )
+
+
+# ---------------------------------------------------------------- reading
+
+
+def read_lockfile(path: Path) -> Lockfile:
+    """Read a lockfile; a missing file is an empty lock."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return Lockfile()
+    except OSError as exc:
+        raise LockfileError(f"cannot read lockfile: {exc.strerror}", path=path) from exc
+    return parse_lockfile(data, path)
+
+
+def parse_lockfile(data: bytes, path: Path) -> Lockfile:
+    try:
+        raw = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        line = getattr(exc, "lineno", None)
+        raise LockfileError(
+            f"malformed lockfile (invalid JSON): {exc}", path=path, line=line
+        ) from exc
+    if type(raw) is not dict:
+        raise LockfileError("malformed lockfile: top level must be an object", path=path)
+    schema = raw.get("schema")
+    if type(schema) is not int:
+        raise LockfileError("malformed lockfile: `schema` must be an integer", path=path)
+    if schema > SCHEMA:
+        raise LockfileError(
+            f"lockfile schema {schema} is newer than this upskill supports ({SCHEMA}); "
+            "upgrade upskill",
+            path=path,
+        )
+    if schema < 1:
+        raise LockfileError(f"malformed lockfile: unsupported schema {schema}", path=path)
+    reader = _Reader(path)
+    return Lockfile(
+        items=tuple(reader.item(x) for x in reader.array(raw, "items")),
+        bundles=tuple(reader.bundle(x) for x in reader.array(raw, "bundles")),
+        plugins=tuple(reader.record(x, "plugins") for x in reader.array(raw, "plugins")),
+        mcps=tuple(reader.record(x, "mcps") for x in reader.array(raw, "mcps")),
+        outputs=tuple(reader.output(x) for x in reader.array(raw, "outputs")),
+        extra={k: v for k, v in raw.items() if k not in _TOP_FIELDS},
+    )
+
+
+class _Reader:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def fail(self, message: str) -> LockfileError:
+        return LockfileError(f"malformed lockfile: {message}", path=self.path)
+
+    def array(self, raw: Mapping[str, Any], key: str) -> list[Any]:
+        value = raw.get(key, [])
+        if type(value) is not list:
+            raise self.fail(f"`{key}` must be an array")
+        return value
+
+    def record(self, raw: Any, where: str) -> dict[str, Any]:
+        if type(raw) is not dict:
+            raise self.fail(f"every `{where}` entry must be an object")
+        return raw
+
+    def string(self, raw: Mapping[str, Any], key: str, where: str, *, required: bool) -> str | None:
+        value = raw.get(key)
+        if value is None and not required:
+            return None
+        if type(value) is not str or (required and not value):
+            raise self.fail(f"`{where}` entry field `{key}` must be a non-empty string")
+        return value
+
+    def strings(self, raw: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
+        value = raw.get(key, [])
+        if type(value) is not list or any(type(v) is not str for v in value):
+            raise self.fail(f"`{where}` entry field `{key}` must be an array of strings")
+        return tuple(value)
+
+    def item(self, raw: Any) -> ItemRecord:
+        rec = self.record(raw, "items")
+        kind = self.string(rec, "kind", "items", required=True)
+        if kind not in KIND_ORDER:
+            raise self.fail(f"unknown item kind {kind!r}")
+        name = self.string(rec, "name", "items", required=True)
+        assert kind is not None and name is not None
+        _check_name(name, self)
+        return ItemRecord(
+            kind=kind,
+            name=name,
+            source=self.string(rec, "source", "items", required=True) or "",
+            ref=self.string(rec, "ref", "items", required=False),
+            hash=self.string(rec, "hash", "items", required=False),
+            source_name=self.string(rec, "source_name", "items", required=False),
+            required_by=self.strings(rec, "required_by", "items"),
+            group=self.string(rec, "group", "items", required=False),
+            clients=self.strings(rec, "clients", "items"),
+            commit=self.string(rec, "commit", "items", required=False),
+            extra={k: v for k, v in rec.items() if k not in _ITEM_FIELDS},
+        )
+
+    def bundle(self, raw: Any) -> BundleRecord:
+        rec = self.record(raw, "bundles")
+        return BundleRecord(
+            name=self.string(rec, "name", "bundles", required=True) or "",
+            source=self.string(rec, "source", "bundles", required=True) or "",
+            ref=self.string(rec, "ref", "bundles", required=False),
+            items=self.strings(rec, "items", "bundles"),
+            extra={k: v for k, v in rec.items() if k not in _BUNDLE_FIELDS},
+        )
+
+    def output(self, raw: Any) -> OutputRecord:
+        rec = self.record(raw, "outputs")
+        path = self.string(rec, "path", "outputs", required=True) or ""
+        _check_relative(path, self)
+        sha = self.string(rec, "sha256", "outputs", required=True) or ""
+        size = rec.get("size")
+        if type(size) is not int or size < 0:
+            raise self.fail("`outputs` entry field `size` must be a non-negative integer")
+        owners_raw = rec.get("owners")
+        if type(owners_raw) is not list or not owners_raw:
+            raise self.fail("`outputs` entry field `owners` must be a non-empty array")
+        owners = []
+        for o in owners_raw:
+            if (
+                type(o) is not dict
+                or type(o.get("item")) is not str
+                or type(o.get("client")) is not str
+            ):
+                raise self.fail("`outputs` owners must be objects with `item` and `client` strings")
+            owners.append(Owner(o["item"], o["client"]))
+        return OutputRecord(path, sha, size, tuple(owners))
+
+
+def _check_name(name: str, reader: _Reader) -> None:
+    if "/" in name or "\\" in name or name in (".", "..") or name.startswith("."):
+        raise reader.fail(f"item name {name!r} is not a plain name")
+
+
+def _check_relative(path: str, reader: _Reader) -> None:
+    parts = path.split("/")
+    if path.startswith("/") or "\\" in path or any(p in ("", ".", "..") for p in parts):
+        raise reader.fail(f"output path {path!r} must be relative and stay inside the scope")
+
+
+# ---------------------------------------------------------------- writing
+
+
+def _drop_empty(pairs: Iterable[tuple[str, Any]], keep: tuple[str, ...] = ()) -> dict[str, Any]:
+    return {k: v for k, v in pairs if k in keep or (v is not None and v != [] and v != ())}
+
+
+def item_to_json(item: ItemRecord) -> dict[str, Any]:
+    out = _drop_empty(
+        [
+            ("kind", item.kind),
+            ("name", item.name),
+            ("source", item.source),
+            ("ref", item.ref),
+            ("hash", item.hash),
+            ("source_name", item.source_name),
+            ("required_by", list(item.required_by)),
+            ("group", item.group),
+            ("clients", list(item.clients)),
+            ("commit", item.commit),
+        ]
+    )
+    out.update(item.extra)
+    return out
+
+
+def lockfile_to_json(lock: Lockfile) -> dict[str, Any]:
+    lock = lock.normalised()
+    out: dict[str, Any] = {"schema": SCHEMA, "items": [item_to_json(i) for i in lock.items]}
+    bundles = []
+    for b in lock.bundles:
+        entry = _drop_empty([("name", b.name), ("source", b.source), ("ref", b.ref)])
+        entry["items"] = list(b.items)
+        entry.update(b.extra)
+        bundles.append(entry)
+    out["bundles"] = bundles
+    if lock.plugins:
+        out["plugins"] = [dict(p) for p in lock.plugins]
+    if lock.mcps:
+        out["mcps"] = [dict(m) for m in lock.mcps]
+    if lock.outputs:
+        out["outputs"] = [
+            {
+                "path": o.path,
+                "sha256": o.sha256,
+                "size": o.size,
+                "owners": [{"item": w.item, "client": w.client} for w in o.owners],
+            }
+            for o in lock.outputs
+        ]
+    out.update(lock.extra)
+    return out
+
+
+def serialise_lockfile(lock: Lockfile) -> bytes:
+    """Pretty JSON (2 spaces) plus newline, as upstream writes it."""
+    return (json.dumps(lockfile_to_json(lock), indent=2, ensure_ascii=False) + "\n").encode()
