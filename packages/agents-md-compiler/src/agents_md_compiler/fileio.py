@@ -44,7 +44,7 @@ def read_regular(path: str, limit: int, *, allow_empty: bool = True) -> FileRead
     try:
         after = os.fstat(fd)
         with os.fdopen(fd, "rb", closefd=False) as handle:
-            data = handle.read(limit + 1)
+            data = handle.read(min(limit, after.st_size) + 1)
     finally:
         os.close(fd)
     if (after.st_dev, after.st_ino, after.st_size) != (
