@@ -160,8 +160,17 @@ FAKE_CODEX = textwrap.dedent(
             print("plain text")
             sys.exit(0)
         home = os.environ.get("CODEX_HOME") or os.path.join(os.environ["HOME"], ".codex")
+        candidates = [os.path.join(home, "AGENTS.md")]
+        here = os.getcwd()
+        while True:
+            if os.path.isfile(os.path.join(here, "AGENTS.md")):
+                candidates.append(os.path.join(here, "AGENTS.md"))
+                break
+            if os.path.dirname(here) == here:
+                break
+            here = os.path.dirname(here)
         chunks = []
-        for candidate in (os.path.join(home, "AGENTS.md"), os.path.join(os.getcwd(), "AGENTS.md")):
+        for candidate in candidates:
             if os.path.isfile(candidate):
                 with open(candidate, encoding="utf-8") as handle:
                     chunks.append(handle.read())
