@@ -244,13 +244,10 @@ class _Reader:
             raise self.fail("`outputs` entry field `owners` must be a non-empty array")
         owners = []
         for o in owners_raw:
-            if (
-                type(o) is not dict
-                or type(o.get("item")) is not str
-                or type(o.get("client")) is not str
-            ):
-                raise self.fail("`outputs` owners must be objects with `item` and `client` strings")
-            owners.append(Owner(o["item"], o["client"]))
+            item, at, client = o.rpartition("@") if type(o) is str else ("", "", "")
+            if not at or ":" not in item or not client:
+                raise self.fail("`outputs` owners must be strings `kind:name@client`")
+            owners.append(Owner(item, client))
         return OutputRecord(path, sha, size, tuple(owners))
 
 
@@ -311,7 +308,7 @@ def lockfile_to_json(lock: Lockfile) -> dict[str, Any]:
                 "path": o.path,
                 "sha256": o.sha256,
                 "size": o.size,
-                "owners": [{"item": w.item, "client": w.client} for w in o.owners],
+                "owners": [f"{w.item}@{w.client}" for w in o.owners],
             }
             for o in lock.outputs
         ]
