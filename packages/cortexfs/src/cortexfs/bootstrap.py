@@ -1,0 +1,42 @@
+"""Create the reference tree in an empty storage directory; refuse anything else."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from cortexfs.errors import BadInput
+from cortexfs.storage import Backing
+from cortexfs.templates import TREE_VERSION, reference_tree
+
+STATE_FILE = "bin/cortexfs.bootstrap.json"
+
+
+def tree_version(storage: str) -> int | None:
+    try:
+        with open(os.path.join(storage, STATE_FILE), "rb") as handle:
+            state = json.loads(handle.read(65536))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise BadInput(f"{storage}/{STATE_FILE}: unreadable bootstrap state: {exc}") from exc
+    version = state.get("tree_version") if isinstance(state, dict) else None
+    if type(version) is not int:
+        raise BadInput(f"{storage}/{STATE_FILE}: tree_version is not an integer")
+    return version
+
+
+def bootstrap(storage: str, runner: str) -> bool:
+    """Ensure `storage` holds a CortexFS tree; True when it was created now."""
+    os.makedirs(storage, mode=0o700, exist_ok=True)
+    version = tree_version(storage)
+    if version is not None:
+        if version > TREE_VERSION:
+            raise BadInput(f"{storage}: tree_version {version} is newer than {TREE_VERSION}")
+        return False
+    if os.listdir(storage):
+        raise BadInput(f"{storage}: not empty and not a CortexFS tree (no {STATE_FILE})")
+    # The backing store must never be reachable writable around FUSE: root only.
+    os.chmod(storage, 0o700)
+    Backing(storage).write_entries(reference_tree(runner))
+    return True

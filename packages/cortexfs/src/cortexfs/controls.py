@@ -1,0 +1,168 @@
+"""Control-file values: one UTF-8 value plus LF, lists one per line, booleans 0/1.
+
+The filesystem validates every committed control with `check_control`, so a reader of
+`<name>.d/<ctl>` only ever sees a value of the documented shape.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import re
+from enum import Enum
+
+from cortexfs.errors import FsRefusal
+from cortexfs.mount_table import parse_mount_table
+from cortexfs.perm import parse_perm
+from cortexfs.policy import PolicyError, parse_policy
+
+MAX_CONTROL_BYTES = 64 * 1024
+
+
+class ControlKind(Enum):
+    VALUE = "value"  # exactly one non-empty line
+    OPTIONAL_VALUE = "optional-value"  # one line or empty file
+    UINT = "uint"
+    OPTIONAL_UINT = "optional-uint"
+    BOOL = "bool"
+    PERM = "perm"
+    LIST = "list"  # zero or more non-empty lines
+    KEY_VALUE = "key-value"  # zero or more KEY=VALUE lines
+    POLICY = "policy"
+    MOUNT = "mount"
+    JSON = "json"
+    TEXT = "text"  # free UTF-8 text (logs, descriptions)
+
+
+CONTROL_KINDS: dict[str, ControlKind] = {
+    "owner": ControlKind.UINT,
+    "uid": ControlKind.UINT,
+    "gid": ControlKind.UINT,
+    "groups": ControlKind.LIST,
+    "perm": ControlKind.PERM,
+    "label": ControlKind.VALUE,
+    "iso": ControlKind.BOOL,
+    "parent": ControlKind.OPTIONAL_VALUE,
+    "life": ControlKind.VALUE,
+    "root": ControlKind.OPTIONAL_VALUE,
+    "cwd": ControlKind.OPTIONAL_VALUE,
+    "env": ControlKind.KEY_VALUE,
+    "path": ControlKind.LIST,
+    "mount": ControlKind.MOUNT,
+    "model": ControlKind.OPTIONAL_VALUE,
+    "policy": ControlKind.POLICY,
+    "status": ControlKind.VALUE,
+    "pid": ControlKind.OPTIONAL_UINT,
+    "log": ControlKind.TEXT,
+    "meta.json": ControlKind.JSON,
+    "name": ControlKind.VALUE,
+    "description": ControlKind.TEXT,
+    "schema": ControlKind.JSON,
+    "cap": ControlKind.LIST,
+    "tools": ControlKind.LIST,
+    "approval": ControlKind.OPTIONAL_VALUE,
+    "driver": ControlKind.KEY_VALUE,
+    "id": ControlKind.VALUE,
+    "effort": ControlKind.OPTIONAL_VALUE,
+    "default": ControlKind.KEY_VALUE,
+    "fallback": ControlKind.LIST,
+    "session": ControlKind.VALUE,
+    "limit": ControlKind.VALUE,
+}
+
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
+
+
+def control_kind(name: str) -> ControlKind:
+    """Unknown control names hold a single value: the safest shape to accept."""
+    return CONTROL_KINDS.get(name, ControlKind.VALUE)
+
+
+def _lines(text: str) -> list[str]:
+    if text == "":
+        return []
+    if not text.endswith("\n"):
+        raise ValueError("value must end with a newline")
+    return text[:-1].split("\n")
+
+
+def _single(text: str, allow_empty: bool) -> str:
+    lines = _lines(text)
+    if not lines and allow_empty:
+        return ""
+    if len(lines) != 1 or lines[0] == "":
+        raise ValueError("expected exactly one non-empty line")
+    return lines[0]
+
+
+def _check_uint(value: str) -> None:
+    if not value.isascii() or not value.isdigit() or (len(value) > 1 and value[0] == "0"):
+        raise ValueError(f"{value!r} is not an unsigned integer")
+
+
+def _check_lines(kind: ControlKind, text: str) -> None:
+    lines = _lines(text)
+    if any(line == "" for line in lines):
+        raise ValueError("empty line in list")
+    if kind is ControlKind.KEY_VALUE:
+        for line in lines:
+            key, sep, _ = line.partition("=")
+            if not sep or not _KEY.fullmatch(key):
+                raise ValueError(f"{line!r} is not KEY=VALUE")
+
+
+def _check_kind(kind: ControlKind, text: str) -> None:
+    if kind in (ControlKind.VALUE, ControlKind.OPTIONAL_VALUE):
+        _single(text, allow_empty=kind is ControlKind.OPTIONAL_VALUE)
+    elif kind in (ControlKind.UINT, ControlKind.OPTIONAL_UINT):
+        value = _single(text, allow_empty=kind is ControlKind.OPTIONAL_UINT)
+        if value:
+            _check_uint(value)
+    elif kind is ControlKind.BOOL:
+        if _single(text, allow_empty=False) not in ("0", "1"):
+            raise ValueError("boolean must be 0 or 1")
+    elif kind is ControlKind.PERM:
+        parse_perm(_single(text, allow_empty=False))
+    elif kind in (ControlKind.LIST, ControlKind.KEY_VALUE):
+        _check_lines(kind, text)
+    elif kind is ControlKind.POLICY:
+        parse_policy(text)
+    elif kind is ControlKind.MOUNT:
+        parse_mount_table(text)
+    elif kind is ControlKind.JSON:
+        json.loads(text) if text else None
+
+
+def decode_control(data: bytes) -> str:
+    """Size and encoding checks every control write gets before its shape is checked."""
+    if len(data) > MAX_CONTROL_BYTES:
+        raise FsRefusal(errno.EMSGSIZE, f"control value over {MAX_CONTROL_BYTES} bytes")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise FsRefusal(errno.EILSEQ, "control value is not UTF-8") from exc
+    if "\x00" in text:
+        raise FsRefusal(errno.EINVAL, "control value contains NUL")
+    return text
+
+
+def check_control(name: str, data: bytes) -> str:
+    """Validate `data` as the whole new value of control `name`; FsRefusal when it is not."""
+    text = decode_control(data)
+    try:
+        _check_kind(control_kind(name), text)
+    except (ValueError, PolicyError) as exc:
+        raise FsRefusal(errno.EINVAL, f"{name}: {exc}") from exc
+    return text
+
+
+def render_value(value: str) -> bytes:
+    return f"{value}\n".encode()
+
+
+def render_list(values: list[str] | tuple[str, ...]) -> bytes:
+    return "".join(f"{v}\n" for v in values).encode()
+
+
+def first_line(data: bytes) -> str:
+    return data.decode("utf-8", "replace").split("\n", 1)[0]

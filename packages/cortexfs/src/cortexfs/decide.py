@@ -1,0 +1,199 @@
+"""What a filesystem operation may do, given the ABI node, the caller uid and the owner uid.
+
+Pure: the FUSE adapter resolves the owner and liveness from storage, asks here, and
+performs exactly the returned plan. A refusal is an `FsRefusal` carrying the errno.
+Structure is checked before authority, so a read-only area answers EROFS to everyone
+(root included: root ignores mode bits, so the filesystem itself must refuse).
+"""
+
+from __future__ import annotations
+
+import errno
+from enum import Enum
+
+from cortexfs.errors import FsRefusal
+from cortexfs.layout import Kind, Node, parent_of
+from cortexfs.names import name_problem
+from cortexfs.objects import ObjectClass
+
+READ_ONLY_CLASSES = (ObjectClass.BIN, ObjectClass.CHANNEL)
+# Controls nobody may rewrite through the mount: identity and provider limits.
+IMMUTABLE_CONTROLS = frozenset({"owner", "limit"})
+SOCKET_ALIAS_PREFIX = "/run/"
+
+
+class Plan(Enum):
+    CONTROL = "control"  # whole-file replace of a validated control value
+    TEMP = "temp"  # a control temp file, validated when renamed over its control
+    PLAIN = "plain"  # ordinary file or directory under home/ or shared/
+    OBJECT = "object"  # create <n>.d/ with default controls and the exec wrapper
+    USER_HOME = "user-home"
+    SHARED_SPACE = "shared-space"
+    OBJECT_TRIPLE = "object-triple"  # unlink <n>, <n>.sock and <n>.d/
+    COMMIT_CONTROL = "commit-control"  # rename temp over control
+    PERM_CONTROL = "perm-control"  # chmod rewrites .d/perm
+    SOCK_ALIAS = "sock-alias"
+
+
+def refuse(err: int, reason: str) -> FsRefusal:
+    return FsRefusal(err, reason)
+
+
+def _require_owner(uid: int, owner: int, what: str) -> None:
+    if uid != owner:
+        raise refuse(errno.EACCES, f"only uid {owner} may change {what}")
+
+
+def _read_only(node: Node) -> FsRefusal:
+    return refuse(errno.EROFS, f"{node.path} is read-only")
+
+
+def _object_structure(node: Node) -> None:
+    if node.object_class in READ_ONLY_CLASSES:
+        raise _read_only(node)
+
+
+def _control_write(node: Node, uid: int, owner: int) -> Plan:
+    _object_structure(node)
+    assert node.control is not None
+    if node.control in IMMUTABLE_CONTROLS:
+        raise refuse(errno.EROFS, f"control {node.control} is immutable")
+    if name_problem(node.control) and node.control != "meta.json":
+        raise refuse(errno.EINVAL, f"bad control name {node.control!r}")
+    _require_owner(uid, owner, node.controls_path())
+    return Plan.CONTROL
+
+
+def _plain(node: Node, uid: int, owner: int) -> Plan:
+    _require_owner(uid, owner, node.path)
+    return Plan.PLAIN
+
+
+PLAIN_KINDS = (Kind.HOME_FILE, Kind.SHARED_FILE)
+
+
+def open_write(node: Node, uid: int, owner: int) -> Plan:
+    if node.kind is Kind.CONTROL:
+        return _control_write(node, uid, owner)
+    if node.kind is Kind.CONTROL_TEMP:
+        _object_structure(node)
+        _require_owner(uid, owner, node.controls_path())
+        return Plan.TEMP
+    if node.kind in PLAIN_KINDS:
+        return _plain(node, uid, owner)
+    raise _read_only(node)
+
+
+def create(node: Node, uid: int, owner: int) -> Plan:
+    return open_write(node, uid, owner)
+
+
+def truncate(node: Node, uid: int, owner: int, length: int) -> Plan:
+    plan = open_write(node, uid, owner)
+    if plan is Plan.CONTROL and length != 0:
+        raise refuse(errno.EINVAL, "controls are replaced whole, not truncated to a length")
+    return plan
+
+
+def _new_object(node: Node, uid: int, owner: int) -> Plan:
+    _object_structure(node)
+    assert node.object_name is not None
+    for part in node.object_name.split("/"):
+        problem = name_problem(part)
+        if problem:
+            raise refuse(errno.EINVAL, f"object name {part!r} {problem}")
+    if "/" in node.object_name and node.object_class is not ObjectClass.MODEL:
+        raise refuse(errno.EINVAL, "only models use provider/model names")
+    if node.object_class is ObjectClass.AGENT and node.home_uid is None:
+        return Plan.OBJECT  # agent/ is 01777: any uid creates agents it then owns
+    _require_owner(uid, owner, node.class_dir or node.path)
+    return Plan.OBJECT
+
+
+def mkdir(node: Node, uid: int, owner: int) -> Plan:
+    kind = node.kind
+    _object_structure(node)
+    if kind is Kind.CONTROLS:
+        return _new_object(node, uid, owner)
+    if kind is Kind.OBJECT and node.object_class is ObjectClass.MODEL:
+        _require_owner(uid, owner, node.class_dir or node.path)
+        return Plan.PLAIN  # a provider namespace such as model/<provider>/
+    if kind is Kind.USER_HOME:
+        if uid not in (0, node.home_uid):
+            raise refuse(errno.EACCES, f"only uid {node.home_uid} or root may create {node.path}")
+        return Plan.USER_HOME
+    if kind is Kind.SHARED_SPACE:
+        problem = name_problem(node.base)
+        if problem:
+            raise refuse(errno.EINVAL, f"shared space {node.base!r} {problem}")
+        return Plan.SHARED_SPACE
+    if kind in PLAIN_KINDS:
+        return _plain(node, uid, owner)
+    if kind is Kind.OBJECT:
+        raise refuse(errno.EINVAL, "objects are created with mkdir <name>.d")
+    raise _read_only(node)
+
+
+def rmdir(node: Node, uid: int, owner: int, empty: bool) -> Plan:
+    if node.kind not in (*PLAIN_KINDS, Kind.SHARED_SPACE):
+        raise _read_only(node)
+    _require_owner(uid, owner, node.path)
+    if not empty:
+        raise refuse(errno.ENOTEMPTY, f"{node.path} is not empty")
+    return Plan.PLAIN
+
+
+def unlink(node: Node, uid: int, owner: int, live: bool) -> Plan:
+    kind = node.kind
+    if kind is Kind.OBJECT:
+        _object_structure(node)
+        _require_owner(uid, owner, node.path)
+        if live:
+            raise refuse(errno.EBUSY, f"{node.path} is running")
+        return Plan.OBJECT_TRIPLE
+    if kind is Kind.CONTROL_TEMP:
+        _require_owner(uid, owner, node.controls_path())
+        return Plan.TEMP
+    if kind in PLAIN_KINDS:
+        return _plain(node, uid, owner)
+    raise _read_only(node)
+
+
+def rename(old: Node, new: Node, uid: int, owner_old: int, owner_new: int) -> Plan:
+    if old.kind is Kind.CONTROL_TEMP and new.kind is Kind.CONTROL:
+        if old.parent != new.parent:
+            raise refuse(errno.EXDEV, "controls are replaced by a rename in the same directory")
+        _require_owner(uid, owner_old, old.controls_path())
+        _control_write(new, uid, owner_new)
+        return Plan.COMMIT_CONTROL
+    if old.kind in PLAIN_KINDS and new.kind in PLAIN_KINDS:
+        same_area = (old.home_uid, old.shared_space) == (new.home_uid, new.shared_space)
+        if not same_area:
+            raise refuse(errno.EXDEV, "rename across home/shared areas")
+        _require_owner(uid, owner_old, old.path)
+        _require_owner(uid, owner_new, new.path)
+        return Plan.PLAIN
+    raise _read_only(old if old.kind not in PLAIN_KINDS else new)
+
+
+def chmod(node: Node, uid: int, owner: int, has_perm_control: bool) -> Plan:
+    if node.kind is Kind.OBJECT and has_perm_control:
+        _object_structure(node)
+        _require_owner(uid, owner, node.path)
+        return Plan.PERM_CONTROL
+    if node.kind in (*PLAIN_KINDS, Kind.SHARED_SPACE):
+        return _plain(node, uid, owner)
+    raise _read_only(node)
+
+
+def symlink(node: Node, uid: int, owner: int, target: str) -> Plan:
+    if node.kind is not Kind.SOCK or node.object_class is not ObjectClass.AGENT:
+        raise _read_only(node)
+    _require_owner(uid, owner, node.path)
+    if not target.startswith(SOCKET_ALIAS_PREFIX) or "/../" in f"{target}/":
+        raise refuse(errno.EINVAL, f"socket aliases point under {SOCKET_ALIAS_PREFIX}")
+    return Plan.SOCK_ALIAS
+
+
+def same_directory(a: str, b: str) -> bool:
+    return parent_of(a) == parent_of(b)

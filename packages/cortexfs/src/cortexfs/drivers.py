@@ -1,0 +1,132 @@
+"""How a permitted call runs: an exec program, an MCP server's tool, or the echo model."""
+
+from __future__ import annotations
+
+import codecs
+import json
+import os
+import signal
+import subprocess
+from typing import IO, Any
+
+from cortexfs.errors import BadInput, Failed, Internal, Unavailable
+from cortexfs.events import EventWriter
+from cortexfs.mcp_client import McpSession
+
+MAX_INPUT = 1 << 20
+
+
+def parse_command(driver: dict[str, str], where: str) -> list[str]:
+    try:
+        command = json.loads(driver.get("command", ""))
+    except ValueError as exc:
+        raise Internal(f"{where}: command= is not a JSON array of strings") from exc
+    if not isinstance(command, list) or not command or not all(isinstance(a, str) for a in command):
+        raise Internal(f"{where}: command= is not a JSON array of strings")
+    return command
+
+
+def parse_arguments(args: list[str], stdin: IO[bytes] | None) -> dict[str, Any]:
+    """Arguments are one JSON object: argv[1] or stdin (empty stdin means {})."""
+    if len(args) > 1:
+        raise BadInput("expected at most one argument: a JSON object")
+    if args:
+        raw = args[0].encode()
+    elif stdin is None or stdin.isatty():
+        raw = b""
+    else:
+        raw = stdin.read(MAX_INPUT + 1)
+    if len(raw) > MAX_INPUT:
+        raise BadInput(f"input over {MAX_INPUT} bytes")
+    if not raw.strip():
+        return {}
+    try:
+        value = json.loads(raw)
+    except ValueError as exc:
+        raise BadInput(f"input is not JSON: {exc}") from exc
+    if not isinstance(value, dict):
+        raise BadInput("input must be a JSON object")
+    return value
+
+
+def run_exec(command: list[str], args: list[str], writer: EventWriter) -> int:
+    """Stream the program's stdout as deltas, then the whole text as one message."""
+    try:
+        proc = subprocess.Popen([*command, *args], stdout=subprocess.PIPE)
+    except OSError as exc:
+        raise Unavailable(f"{command[0]}: cannot execute: {exc.strerror}") from exc
+    previous = {
+        sig: signal.signal(sig, lambda s, _f: proc.send_signal(s))
+        for sig in (signal.SIGTERM, signal.SIGINT)
+    }
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    parts: list[str] = []
+    try:
+        assert proc.stdout is not None
+        while chunk := os.read(proc.stdout.fileno(), 65536):
+            text = decoder.decode(chunk)
+            if text:
+                parts.append(text)
+                writer.delta(text)
+        tail = decoder.decode(b"", final=True)
+        if tail:
+            parts.append(tail)
+            writer.delta(tail)
+        status = proc.wait()
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    writer.message("".join(parts))
+    if status != 0:
+        raise Failed(f"{command[0]} exited with status {status}")
+    return 0
+
+
+def run_mcp(command: list[str], remote: str, arguments: dict[str, Any], writer: EventWriter) -> int:
+    with McpSession(command) as session:
+        session.initialize()
+        result = session.call_tool(remote, arguments)
+    content = result.get("content", [])
+    if not isinstance(content, list):
+        raise Internal(f"{remote}: tools/call content is not a list")
+    text = "".join(
+        item["text"]
+        for item in content
+        if isinstance(item, dict) and isinstance(item.get("text"), str)
+    )
+    extra: dict[str, Any] = {"content": content}
+    if "structuredContent" in result:
+        extra["structured"] = result["structuredContent"]
+    writer.message(text, **extra)
+    if result.get("isError") is True:
+        raise Failed(f"{remote}: the MCP tool reported an error")
+    return 0
+
+
+def run_echo(arguments: dict[str, Any], writer: EventWriter) -> int:
+    """The debug model: answers with its input, so calls can be checked end to end."""
+    value = arguments.get("input", "")
+    text = value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+    writer.delta(text)
+    writer.message(text)
+    return 0
+
+
+def run_driver(
+    driver: dict[str, str],
+    where: str,
+    args: list[str],
+    stdin: IO[bytes] | None,
+    writer: EventWriter,
+) -> int:
+    kind = driver.get("kind")
+    if kind == "exec":
+        return run_exec(parse_command(driver, where), args, writer)
+    if kind == "mcp":
+        remote = driver.get("tool", "")
+        if not remote:
+            raise Internal(f"{where}: tool= is missing")
+        return run_mcp(parse_command(driver, where), remote, parse_arguments(args, stdin), writer)
+    if kind == "echo":
+        return run_echo(parse_arguments(args, stdin), writer)
+    raise Unavailable(f"{where}: no driver (kind={kind or 'unset'})")

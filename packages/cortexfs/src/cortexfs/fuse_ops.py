@@ -1,0 +1,397 @@
+"""The mfusepy adapter: classify the path, ask `decide`, perform the plan on the backing store.
+
+Every refusal is decided in `decide` (pure); this module only resolves facts (owner,
+liveness, emptiness) from storage and turns `FsRefusal` into the errno FUSE returns.
+"""
+
+from __future__ import annotations
+
+import errno
+import functools
+import os
+import stat
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import mfusepy  # type: ignore[import-untyped]
+
+from cortexfs import decide
+from cortexfs.attrs import STATUS_BYTES, BackingStat, presented
+from cortexfs.controls import MAX_CONTROL_BYTES, check_control
+from cortexfs.decide import Plan
+from cortexfs.errors import FsRefusal
+from cortexfs.handles import BytesHandle, ControlHandle, FdHandle, HandleTable
+from cortexfs.layout import ROOT_ENTRIES, Kind, Node, classify
+from cortexfs.perm import Perm, parse_perm, perm_from_mode
+from cortexfs.storage import Backing, atomic_write, fsync_dir
+from cortexfs.templates import home_entries, object_entries
+from cortexfs.xattrs import NAMES, PREFIX, xattr_values
+
+F = TypeVar("F", bound=Callable[..., Any])
+Caller = Callable[[], tuple[int, int, int]]
+
+
+def errno_boundary(method: F) -> F:
+    """Turn refusals and backing OSErrors into FuseOSError so FUSE answers -errno."""
+
+    @functools.wraps(method)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(*args, **kwargs)
+        except FsRefusal as exc:
+            raise mfusepy.FuseOSError(exc.errno) from exc
+        except OSError as exc:
+            if isinstance(exc, mfusepy.FuseOSError):
+                raise
+            raise mfusepy.FuseOSError(exc.errno or errno.EIO) from exc
+
+    return wrapped  # type: ignore[return-value]
+
+
+def _stat_of(st: os.stat_result) -> BackingStat:
+    return BackingStat(
+        st.st_mode, st.st_size, st.st_uid, st.st_gid, st.st_nlink,
+        st.st_atime_ns, st.st_mtime_ns, st.st_ctime_ns,
+    )  # fmt: skip
+
+
+class CortexOps(mfusepy.Operations):  # type: ignore[misc]
+    """Path-based operations; `caller` returns (uid, gid, pid) of the current request."""
+
+    use_ns = True
+
+    def __init__(self, backing: Backing, runner: str, caller: Caller) -> None:
+        self.backing = backing
+        self.runner = runner
+        self.caller = caller
+        self.table = HandleTable()
+
+    # -- facts ---------------------------------------------------------------
+    def _node(self, path: str, changing: bool = False) -> Node:
+        """Lookups of names outside the ABI find nothing; changes there meet a frozen root."""
+        node = classify(path)
+        if node.kind is Kind.NOT_IN_ROOT and changing:
+            raise FsRefusal(errno.EROFS, f"the /ctx root is frozen: {path}")
+        if node.kind in (Kind.NOT_IN_ROOT, Kind.INVALID):
+            raise FsRefusal(errno.ENOENT, f"{path} is not part of the /ctx ABI")
+        return node
+
+    def _uid(self) -> int:
+        return self.caller()[0]
+
+    def _owner(self, node: Node) -> int:
+        return self.backing.owner_of(node)
+
+    def _perm(self, node: Node) -> Perm | None:
+        if node.kind is not Kind.OBJECT:
+            return None
+        value = self.backing.read_value(f"{node.controls_path()}/perm")
+        try:
+            return parse_perm(value) if value else None
+        except ValueError:
+            return None
+
+    def _real(self, node: Node) -> str:
+        return self.backing.real(node.path)
+
+    # -- reading -------------------------------------------------------------
+    @errno_boundary
+    def getattr(self, path: str, fh: Any = None) -> dict[str, int]:
+        if path == "/status":
+            root = os.lstat(self.backing.root)
+            return presented(classify(path), _stat_of(root), 0, None)
+        node = self._node(path)
+        try:
+            st = os.lstat(self._real(node))
+        except FileNotFoundError:
+            if not self.table.is_pending(node.path):
+                raise
+            st = os.lstat(self.backing.real(node.parent))
+            fake = BackingStat(
+                stat.S_IFREG | 0o600, 0, 0, 0, 1, st.st_atime_ns, st.st_mtime_ns, st.st_ctime_ns
+            )
+            return presented(node, fake, self._owner(node), None)
+        return presented(node, _stat_of(st), self._owner(node), self._perm(node))
+
+    @errno_boundary
+    def readdir(self, path: str, fh: int) -> list[str]:
+        node = self._node(path)
+        if node.kind is Kind.ROOT:
+            return [".", "..", *ROOT_ENTRIES]
+        names = os.listdir(self._real(node))
+        prefix = node.path.rstrip("/") + "/"
+        pending = [p[len(prefix) :] for p in list(self.table.pending) if p.startswith(prefix)]
+        extra = [n for n in pending if "/" not in n and n not in names]
+        return [".", "..", *sorted(names), *extra]
+
+    @errno_boundary
+    def readlink(self, path: str) -> str:
+        return os.readlink(self._real(self._node(path)))
+
+    @errno_boundary
+    def open(self, path: str, fi: Any) -> int:
+        node = self._node(path)
+        flags = fi.flags
+        if flags & os.O_ACCMODE == os.O_RDONLY:
+            if node.kind is Kind.STATUS:
+                fi.fh = self.table.add(BytesHandle(STATUS_BYTES))
+                fi.keep_cache = 1
+            else:
+                fd = os.open(self._real(node), os.O_RDONLY | os.O_NOFOLLOW)
+                fi.fh = self.table.add(FdHandle(fd, node, writable=False))
+                # Controls change by whole-file replacement: re-read them on every open.
+                fi.keep_cache = 0 if node.kind in (Kind.CONTROL, Kind.CONTROL_TEMP) else 1
+            fi.noflush = 1
+            return 0
+        if node.kind is Kind.STATUS:
+            raise FsRefusal(errno.EROFS, "status is read-only")
+        plan = decide.open_write(node, self._uid(), self._owner(node))
+        fi.fh = self._open_plan(node, plan, flags, create_mode=None)
+        return 0
+
+    def _open_plan(self, node: Node, plan: Plan, flags: int, create_mode: int | None) -> int:
+        if plan is Plan.CONTROL:
+            truncated = bool(flags & os.O_TRUNC) or not self.backing.exists(node.path)
+            return self.table.add(ControlHandle(node, truncated=truncated))
+        real = self._real(node)
+        open_flags = os.O_RDWR | os.O_NOFOLLOW | (flags & (os.O_TRUNC | os.O_APPEND))
+        if create_mode is not None:
+            open_flags |= os.O_CREAT | (flags & os.O_EXCL)
+            mode = 0o600 if plan is Plan.TEMP else create_mode & 0o7777
+            fd = os.open(real, open_flags, mode)
+            if plan is Plan.PLAIN:
+                os.fchown(fd, self._owner(node), self.caller()[1])
+        else:
+            fd = os.open(real, open_flags)
+        return self.table.add(FdHandle(fd, node, writable=True))
+
+    @errno_boundary
+    def create(self, path: str, mode: int, fi: Any) -> int:
+        node = self._node(path, changing=True)
+        plan = decide.create(node, self._uid(), self._owner(node))
+        fi.fh = self._open_plan(node, plan, fi.flags | os.O_TRUNC, create_mode=mode)
+        return 0
+
+    @errno_boundary
+    def read(self, path: str, size: int, offset: int, fi: Any) -> bytes:
+        handle = self.table.get(fi.fh)
+        if isinstance(handle, BytesHandle):
+            return handle.data[offset : offset + size]
+        if isinstance(handle, FdHandle):
+            return os.pread(handle.fd, size, offset)
+        if isinstance(handle, ControlHandle):
+            data = self.backing.read_bytes(handle.node.path, MAX_CONTROL_BYTES) or b""
+            return data[offset : offset + size]
+        raise FsRefusal(errno.EBADF, "unknown handle")
+
+    # -- writing -------------------------------------------------------------
+    def _commit_control(self, node: Node, data: bytes) -> None:
+        assert node.control is not None
+        check_control(node.control, data)
+        atomic_write(self._real(node), data)
+
+    @errno_boundary
+    def write(self, path: str, data: bytes, offset: int, fi: Any) -> int:
+        handle = self.table.get(fi.fh)
+        if isinstance(handle, ControlHandle):
+            if offset != 0:
+                raise FsRefusal(errno.EINVAL, "controls are written whole, at offset 0")
+            self._commit_control(handle.node, data)
+            handle.committed = True
+            self.table.settle(handle)
+            return len(data)
+        if isinstance(handle, FdHandle) and handle.writable:
+            temp = handle.node.kind is Kind.CONTROL_TEMP
+            if temp and offset + len(data) > MAX_CONTROL_BYTES:
+                raise FsRefusal(errno.EMSGSIZE, "control value too large")
+            return os.pwrite(handle.fd, data, offset)
+        raise FsRefusal(errno.EBADF, "handle not open for writing")
+
+    @errno_boundary
+    def truncate(self, path: str, length: int, fh: Any = None) -> int:
+        node = self._node(path)
+        plan = decide.truncate(node, self._uid(), self._owner(node), length)
+        handle = self.table.get(fh.fh) if fh is not None else None
+        if plan is Plan.CONTROL:
+            if isinstance(handle, ControlHandle):
+                handle.truncated = True  # committed (validated) at the write or at flush
+                return 0
+            self._commit_control(node, b"")
+            return 0
+        if isinstance(handle, FdHandle):
+            os.ftruncate(handle.fd, length)
+        else:
+            os.truncate(self._real(node), length)
+        return 0
+
+    @errno_boundary
+    def flush(self, path: str, fi: Any) -> int:
+        handle = self.table.get(fi.fh)
+        if isinstance(handle, ControlHandle) and handle.truncated and not handle.committed:
+            handle.committed = True
+            self.table.settle(handle)
+            self._commit_control(handle.node, b"")  # `: > ctl` is a whole-file write of ""
+        return 0
+
+    @errno_boundary
+    def fsync(self, path: str, datasync: int, fi: Any) -> int:
+        handle = self.table.get(fi.fh)
+        if isinstance(handle, FdHandle) and handle.writable:
+            os.fsync(handle.fd)
+        return 0
+
+    @errno_boundary
+    def release(self, path: str, fi: Any) -> int:
+        handle = self.table.pop(fi.fh)
+        if isinstance(handle, ControlHandle):
+            self.table.settle(handle)
+        return 0
+
+    # -- namespace -----------------------------------------------------------
+    @errno_boundary
+    def mkdir(self, path: str, mode: int) -> int:
+        node = self._node(path, changing=True)
+        uid, gid, _pid = self.caller()
+        plan = decide.mkdir(node, uid, self._owner(node))
+        if self.backing.exists(node.path):
+            raise FsRefusal(errno.EEXIST, f"{path} exists")
+        if plan is Plan.OBJECT:
+            self._create_object(node, uid, gid)
+        elif plan is Plan.USER_HOME:
+            assert node.home_uid is not None
+            self.backing.write_entries(home_entries(node.home_uid))
+        else:
+            os.mkdir(self._real(node), mode & 0o7777)
+            if plan is Plan.SHARED_SPACE:
+                os.chown(self._real(node), uid, gid)
+        return 0
+
+    def _create_object(self, node: Node, uid: int, gid: int) -> None:
+        assert node.object_class is not None and node.object_name is not None
+        if self.backing.exists(node.object_path()):
+            raise FsRefusal(errno.EEXIST, f"{node.object_path()} exists")
+        if "/" in node.object_name and not self.backing.exists(node.parent):
+            raise FsRefusal(errno.ENOENT, f"{node.parent} does not exist")
+        owner = uid if node.home_uid is None else node.home_uid
+        entries = object_entries(
+            node.object_class, (node.class_dir or "").lstrip("/"), node.object_name, owner, gid,
+            self.runner,
+        )  # fmt: skip
+        self.backing.write_entries(entries)
+
+    @errno_boundary
+    def rmdir(self, path: str) -> int:
+        node = self._node(path, changing=True)
+        empty = self.backing.is_empty_dir(node.path) if self.backing.exists(node.path) else True
+        decide.rmdir(node, self._uid(), self._owner(node), empty)
+        os.rmdir(self._real(node))
+        return 0
+
+    @errno_boundary
+    def unlink(self, path: str) -> int:
+        node = self._node(path, changing=True)
+        live = node.kind is Kind.OBJECT and self.backing.is_live(node)
+        plan = decide.unlink(node, self._uid(), self._owner(node), live)
+        if not self.backing.exists(node.path):
+            raise FsRefusal(errno.ENOENT, f"{path} does not exist")
+        if plan is Plan.OBJECT_TRIPLE:
+            self.backing.remove_object(node)
+        else:
+            os.unlink(self._real(node))
+        return 0
+
+    @errno_boundary
+    def rename(self, old: str, new: str) -> int:
+        src, dst = self._node(old, changing=True), self._node(new, changing=True)
+        plan = decide.rename(src, dst, self._uid(), self._owner(src), self._owner(dst))
+        if plan is Plan.COMMIT_CONTROL:
+            data = self.backing.read_bytes(src.path, MAX_CONTROL_BYTES + 1)
+            if data is None:
+                raise FsRefusal(errno.ENOENT, f"{old} does not exist")
+            assert dst.control is not None
+            check_control(dst.control, data)
+            fd = os.open(self._real(src), os.O_RDONLY | os.O_NOFOLLOW)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        os.rename(self._real(src), self._real(dst))
+        fsync_dir(self.backing.real(dst.parent))
+        return 0
+
+    @errno_boundary
+    def chmod(self, path: str, mode: int) -> int:
+        node = self._node(path, changing=True)
+        has_perm = node.kind is Kind.OBJECT and self.backing.exists(f"{node.controls_path()}/perm")
+        plan = decide.chmod(node, self._uid(), self._owner(node), has_perm)
+        if plan is Plan.PERM_CONTROL:
+            text = perm_from_mode(mode).render() + "\n"
+            atomic_write(self.backing.real(f"{node.controls_path()}/perm"), text.encode())
+        else:
+            os.chmod(self._real(node), mode & 0o7777)
+        return 0
+
+    @errno_boundary
+    def chown(self, path: str, uid: int, gid: int) -> int:
+        raise FsRefusal(errno.EPERM, "ownership derives from the ABI path and .d/owner")
+
+    @errno_boundary
+    def symlink(self, target: str, source: str) -> int:
+        node = self._node(target, changing=True)
+        decide.symlink(node, self._uid(), self._owner(node), source)
+        os.symlink(source, self._real(node))
+        return 0
+
+    @errno_boundary
+    def link(self, target: str, source: str) -> int:
+        raise FsRefusal(errno.EPERM, "hard links are not part of the ABI")
+
+    @errno_boundary
+    def mknod(self, path: str, mode: int, dev: int) -> int:
+        raise FsRefusal(errno.EROFS, "special files are not part of the ABI")
+
+    @errno_boundary
+    def utimens(self, path: str, times: tuple[int, int] | None = None) -> int:
+        node = self._node(path)
+        plan = decide.open_write(node, self._uid(), self._owner(node))
+        if plan is Plan.CONTROL:
+            return 0  # a control's times follow its last replacement
+        if times is None:
+            os.utime(self._real(node))
+        else:
+            os.utime(self._real(node), ns=times)
+        return 0
+
+    @errno_boundary
+    def statfs(self, path: str) -> dict[str, int]:
+        sv = os.statvfs(self.backing.root)
+        keys = ("f_bsize", "f_frsize", "f_blocks", "f_bfree", "f_bavail", "f_files", "f_ffree")
+        return {key: getattr(sv, key) for key in keys} | {"f_namemax": 255}
+
+    # -- xattrs --------------------------------------------------------------
+    def _xattrs(self, path: str) -> dict[str, bytes]:
+        node = self._node(path)
+        if node.kind is Kind.STATUS:
+            return xattr_values(node, False, len(STATUS_BYTES))
+        st = os.lstat(self._real(node))
+        return xattr_values(node, stat.S_ISDIR(st.st_mode), st.st_size)
+
+    @errno_boundary
+    def getxattr(self, path: str, name: str, position: int = 0) -> bytes:
+        values = self._xattrs(path)
+        if name not in values:
+            raise FsRefusal(errno.ENODATA, f"no attribute {name}")
+        return values[name]
+
+    @errno_boundary
+    def listxattr(self, path: str) -> list[str]:
+        self._node(path)
+        return [PREFIX + key for key in NAMES]
+
+    @errno_boundary
+    def setxattr(self, path: str, name: str, value: bytes, options: int, position: int = 0) -> int:
+        raise FsRefusal(errno.EPERM, "user.cortexfs.* attributes are read-only")
+
+    @errno_boundary
+    def removexattr(self, path: str, name: str) -> int:
+        raise FsRefusal(errno.EPERM, "user.cortexfs.* attributes are read-only")

@@ -1,0 +1,81 @@
+"""Open-file state kept by the FUSE adapter between open and release."""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass, field
+
+from cortexfs.layout import Node
+
+
+@dataclass
+class FdHandle:
+    """A backing file descriptor: reads of anything, writes of plain and temp files."""
+
+    fd: int
+    node: Node
+    writable: bool
+
+
+@dataclass
+class BytesHandle:
+    """Virtual content (status)."""
+
+    data: bytes
+
+
+@dataclass
+class ControlHandle:
+    """A whole-file control write: committed by the offset-0 write, or as empty at flush."""
+
+    node: Node
+    truncated: bool
+    committed: bool = False
+    registered: bool = False  # counted in HandleTable.pending until settled
+
+
+Handle = FdHandle | BytesHandle | ControlHandle
+
+
+@dataclass
+class HandleTable:
+    handles: dict[int, Handle] = field(default_factory=dict)
+    pending: dict[str, int] = field(default_factory=dict)  # created controls not yet committed
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    next_fh: int = 1
+
+    def add(self, handle: Handle) -> int:
+        with self.lock:
+            fh = self.next_fh
+            self.next_fh += 1
+            self.handles[fh] = handle
+            if isinstance(handle, ControlHandle) and handle.truncated:
+                handle.registered = True
+                self.pending[handle.node.path] = self.pending.get(handle.node.path, 0) + 1
+            return fh
+
+    def get(self, fh: int) -> Handle | None:
+        return self.handles.get(fh)
+
+    def is_pending(self, path: str) -> bool:
+        return path in self.pending
+
+    def settle(self, handle: ControlHandle) -> None:
+        """The control now exists on disk (or never will): stop presenting it as pending."""
+        with self.lock:
+            if not handle.registered:
+                return
+            handle.registered = False
+            count = self.pending.get(handle.node.path, 0)
+            if count <= 1:
+                self.pending.pop(handle.node.path, None)
+            else:
+                self.pending[handle.node.path] = count - 1
+
+    def pop(self, fh: int) -> Handle | None:
+        with self.lock:
+            handle = self.handles.pop(fh, None)
+        if isinstance(handle, FdHandle):
+            os.close(handle.fd)
+        return handle

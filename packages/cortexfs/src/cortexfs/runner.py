@@ -1,0 +1,84 @@
+"""The object runner: resolve the object, enforce policy and the perm ceiling, run it.
+
+The kernel hands an executable object to us via its shebang (argv[1] is the object's
+path). Everything the caller learns is JSONL on stdout plus the exit code.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from typing import IO
+
+from cortexfs.authorize import authorize_model, authorize_tool
+from cortexfs.ctx_env import CtxEnv, ctx_env
+from cortexfs.drivers import run_driver
+from cortexfs.errors import EXIT_INTERNAL, EXIT_UNAVAILABLE, BadInput, CtxError, Unavailable
+from cortexfs.events import EventWriter
+from cortexfs.objects import ObjectClass, ObjectHeader
+from cortexfs.resolve import load_agent, load_driver, load_header, load_tool, locate, on_ctx_path
+
+
+def _call(
+    env: CtxEnv, path: str, header: ObjectHeader, args: list[str], stdin: IO[bytes] | None,
+    writer: EventWriter,
+) -> int:  # fmt: skip
+    controls = f"{path}.d"
+    if header.object_class is ObjectClass.TOOL:
+        on_ctx_path(env, path, header.name)
+        agent = load_agent(env)
+        authorize_tool(env.uid, agent, load_tool(controls, header.name))
+    elif header.object_class is ObjectClass.MODEL:
+        authorize_model(env.uid, load_agent(env), header.name)
+    else:
+        raise Unavailable(
+            f"{path}: {header.object_class.value} objects run under the agent launcher, "
+            "which this runner does not provide"
+        )
+    return run_driver(load_driver(controls), f"{controls}/driver", args, stdin, writer)
+
+
+def run(
+    argv: list[str], environ: Mapping[str, str], uid: int, stdin: IO[bytes] | None, out: IO[str]
+) -> int:
+    writer = EventWriter(out)
+    try:
+        if not argv:
+            raise BadInput("usage: cortexfs-object-runner OBJECT [ARGS...]")
+        env = ctx_env(environ, uid)
+        path = locate(env, argv[0])
+        header = load_header(path)
+    except CtxError as exc:
+        writer.error(exc.errno_name, exc.message)
+        writer.done(exc.exit_code)
+        return exc.exit_code
+    writer.start(path, header.name, header.object_class.value)
+    try:
+        code = _call(env, path, header, argv[1:], stdin, writer)
+    except CtxError as exc:
+        writer.error(exc.errno_name, exc.message)
+        code = exc.exit_code
+    except Exception as exc:  # the contract promises JSONL and 70, never a traceback
+        writer.error("EIO", f"internal error: {type(exc).__name__}: {exc}")
+        code = EXIT_INTERNAL
+    writer.done(code)
+    return code
+
+
+def run_bin(argv: list[str]) -> int | None:
+    """`/ctx/bin/<name>` objects are host commands, not policy-checked calls; only `ctx`
+    ships with this package. None when argv does not name a bin object."""
+    if not argv or "/" not in argv[0]:
+        return None
+    try:
+        header = load_header(argv[0])
+    except CtxError:
+        return None
+    if header.object_class is not ObjectClass.BIN:
+        return None
+    if header.name == "ctx":
+        from cortexfs.ctx_cli import main as ctx_main
+
+        return ctx_main(argv[1:])
+    print(f"{header.name}: not provided by this CortexFS build", file=sys.stderr)
+    return EXIT_UNAVAILABLE

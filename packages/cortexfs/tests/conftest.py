@@ -1,0 +1,217 @@
+"""Fixtures: a real FUSE mount of a temp storage dir, uid switching, an MCP test server."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+BIN = Path(sys.executable).parent
+MOUNT_TIMEOUT = 15.0
+OTHER_UID = 4242
+THIRD_UID = 4343
+
+
+def fuse_unavailable_reason() -> str | None:
+    if not os.path.exists("/dev/fuse"):
+        return "/dev/fuse does not exist"
+    if shutil.which("fusermount3") is None:
+        return "fusermount3 is not installed (apt-get install fuse3)"
+    if os.geteuid() != 0:
+        return "mount tests switch uids and need root"
+    try:
+        import mfusepy  # noqa: F401
+    except (ImportError, OSError, OSError) as exc:
+        return f"libfuse3 is not loadable: {exc}"
+    return None
+
+
+def require_fuse() -> None:
+    reason = fuse_unavailable_reason()
+    if reason is None:
+        return
+    if os.environ.get("CORTEXFS_REQUIRE_FUSE") == "1":
+        pytest.fail(f"CORTEXFS_REQUIRE_FUSE=1 but FUSE is unavailable: {reason}")
+    pytest.skip(f"FUSE unavailable: {reason}")
+
+
+@dataclass
+class Mount:
+    root: Path
+    storage: Path
+    proc: subprocess.Popen[bytes]
+    log: Path
+
+    def env(self, **extra: str) -> dict[str, str]:
+        env = {
+            "PATH": f"{BIN}:/usr/bin:/bin",
+            "HOME": str(self.storage.parent / "home"),
+            "XDG_CONFIG_HOME": str(self.storage.parent / "xdg-config"),
+            "XDG_DATA_HOME": str(self.storage.parent / "xdg-data"),
+            "CTX_ROOT": str(self.root),
+            "LANG": "C.UTF-8",
+        }
+        env.update(extra)
+        return env
+
+
+def start_mount(base: Path) -> Mount:
+    storage, root, log = base / "storage", base / "ctx", base / "mount.log"
+    root.mkdir(parents=True)
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [str(BIN / "cortexfs-mount"), "--source", str(storage), str(root), "--foreground"],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
+    deadline = time.monotonic() + MOUNT_TIMEOUT
+    while time.monotonic() < deadline:
+        try:
+            if (root / "status").read_bytes() == b"ready\n":
+                return Mount(root, storage, proc, log)
+        except OSError:
+            pass
+        if proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    stop_mount(Mount(root, storage, proc, log))
+    pytest.fail(f"mount did not become ready: {log.read_text(errors='replace')}")
+
+
+def stop_mount(mount: Mount) -> int | None:
+    """Unmount and reap the daemon; never hangs (lazy unmount and kill as fallbacks)."""
+    subprocess.run(["fusermount3", "-u", str(mount.root)], capture_output=True, timeout=20)
+    try:
+        return mount.proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        mount.proc.kill()
+        mount.proc.wait(timeout=10)
+        subprocess.run(["fusermount3", "-u", "-z", str(mount.root)], capture_output=True, timeout=20)
+        return None
+
+
+@pytest.fixture(scope="session")
+def ctx_mount(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Mount]:
+    require_fuse()
+    base = tmp_path_factory.mktemp("cortexfs")
+    os.chmod(base, 0o755)  # other uids must reach the mountpoint
+    mount = start_mount(base)
+    try:
+        yield mount
+    finally:
+        stop_mount(mount)
+
+
+@pytest.fixture
+def fresh_mount(tmp_path: Path) -> Iterator[Mount]:
+    """A mount of its own, for tests that unmount or kill the daemon."""
+    require_fuse()
+    os.chmod(tmp_path, 0o755)
+    mount = start_mount(tmp_path)
+    try:
+        yield mount
+    finally:
+        if mount.proc.poll() is None:
+            stop_mount(mount)
+        subprocess.run(["fusermount3", "-u", "-z", str(mount.root)], capture_output=True, timeout=20)
+
+
+@pytest.fixture
+def unique() -> str:
+    return "t" + uuid.uuid4().hex[:10]
+
+
+def errno_as(uid: int, action: Callable[[], object]) -> int:
+    """Run `action` in a forked child as `uid`; 0 on success, else the errno it raised."""
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - child
+        code = 0
+        try:
+            os.setgroups([])
+            os.setgid(uid)
+            os.setuid(uid)
+            action()
+        except OSError as exc:
+            code = exc.errno or 254
+        except BaseException:
+            code = 255
+        os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status)
+
+
+@pytest.fixture
+def as_uid() -> Callable[[int, Callable[[], object]], int]:
+    return errno_as
+
+
+MCP_SERVER = r'''
+import json, sys
+TOOLS = [
+    {"name": "add", "description": "Add two\nnumbers", "inputSchema": {"type": "object",
+     "properties": {"a": {"type": "number"}, "b": {"type": "number"}}, "required": ["a", "b"]}},
+    {"name": "fail", "description": "Always fails", "inputSchema": {"type": "object"}},
+]
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    method, ident = msg["method"], msg["id"]
+    if method == "initialize":
+        result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "calc", "version": "1"}}
+    elif method == "tools/list":
+        result = {"tools": TOOLS}
+    elif method == "tools/call":
+        name, args = msg["params"]["name"], msg["params"].get("arguments", {})
+        if name == "add":
+            if not all(isinstance(args.get(k), (int, float)) for k in ("a", "b")):
+                print(json.dumps({"jsonrpc": "2.0", "id": ident,
+                      "error": {"code": -32602, "message": "a and b must be numbers"}}), flush=True)
+                continue
+            result = {"content": [{"type": "text", "text": str(args["a"] + args["b"])}]}
+        else:
+            result = {"content": [{"type": "text", "text": "boom"}], "isError": True}
+    else:
+        print(json.dumps({"jsonrpc": "2.0", "id": ident,
+              "error": {"code": -32601, "message": "no such method"}}), flush=True)
+        continue
+    print(json.dumps({"jsonrpc": "2.0", "id": ident, "result": result}), flush=True)
+'''
+
+
+@pytest.fixture(scope="session")
+def mcp_server(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    path = tmp_path_factory.mktemp("mcp") / "calc_server.py"
+    path.write_text(MCP_SERVER)
+    return [sys.executable, str(path)]
+
+
+def run_cmd(
+    argv: list[str], env: dict[str, str], stdin: bytes = b"", timeout: float = 30
+) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(argv, input=stdin, capture_output=True, env=env, timeout=timeout)
+
+
+@pytest.fixture
+def run() -> Callable[..., subprocess.CompletedProcess[bytes]]:
+    return run_cmd
+
+
+def events(stdout: bytes) -> list[dict[str, object]]:
+    return [json.loads(line) for line in stdout.decode().splitlines()]
+
+
+@pytest.fixture
+def parse_events() -> Callable[[bytes], list[dict[str, object]]]:
+    return events
