@@ -1,0 +1,85 @@
+"""`upskill search <query>`: ranked results from configured registries and skills.sh."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+KINDS = ("rule", "skill", "agent")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("query", nargs="+", help="words to look for")
+    parser.add_argument("-l", "--limit", type=_positive, default=10, help="results (default 10)")
+    parser.add_argument("-r", "--registry", help="search only this configured registry")
+    parser.add_argument("-k", "--kind", choices=KINDS, help="only items of this kind")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def run(args: argparse.Namespace) -> int:
+    from upskill.errors import UpskillError
+    from upskill.search.public import PublicSearchError, install_command, search_public
+    from upskill.search.session import Session
+
+    query = " ".join(args.query)
+    session = Session.from_process()
+    warnings: list[str] = []
+    try:
+        registries = session.registries(args.registry)
+        store = session.store()
+        refresher = session.refresher(store)
+        refreshes = [refresher.refresh(r) for r in registries]
+        warnings += [r.warning for r in refreshes if r.warning]
+        usable = [r.registry for r in refreshes if r.usable]
+        public = []
+        public_ok = False
+        if args.registry is None and args.kind in (None, "skill"):
+            try:
+                hits = search_public(query, args.limit, session.env)
+                public = [(h, install_command(h)) for h in hits]
+                public_ok = True
+            except PublicSearchError as exc:
+                warnings.append(f"public registry: {exc}")
+        results = store.search(
+            query, registries=usable, public=public, kind=args.kind, limit=args.limit
+        )
+        store.close()
+    except UpskillError as exc:
+        sys.stderr.write(f"upskill search: {exc}\n")
+        return exc.exit_code
+    if not args.quiet:
+        for warning in warnings:
+            sys.stderr.write(f"warning: {warning}\n")
+    if not public_ok and not usable:
+        sys.stderr.write("upskill search: no registry could be searched\n")
+        return 1
+    if args.json:
+        sys.stdout.write(json.dumps({"results": [h.to_json() for h in results]}, indent=2) + "\n")
+        return 0
+    if not results and not args.quiet:
+        sys.stderr.write(f"no results for {query!r}\n")
+    blocks = []
+    for hit in results:
+        head = f"{hit.name} [{hit.kind}]  {hit.origin}"
+        if hit.installs is not None:
+            head += f"  {hit.installs} installs"
+        lines = [head]
+        if hit.description:
+            text = hit.description
+            lines.append("  " + (text if len(text) <= 100 else text[:99] + "…"))
+        lines.append(f"  {hit.install}")
+        blocks.append("\n".join(lines))
+    if blocks:
+        sys.stdout.write("\n\n".join(blocks) + "\n")
+    return 0

@@ -1,0 +1,214 @@
+"""The local search index: one SQLite FTS5 database in the user cache.
+
+One database (rather than a JSON file per registry, as upstream keeps) lets a
+single bm25 ranking span every registry: each registry's rows and its head are
+replaced in one transaction when that registry moves, and public API hits are
+inserted into the same table inside a transaction that is rolled back after
+the query, so they are ranked by the same function and never persisted.
+Columns are weighted name 10, description 3, first paragraph 1.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import sqlite3
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from upskill.errors import UpskillError, UsageError
+from upskill.search.model import PUBLIC_ORIGIN, Entry, Hit, PublicHit
+
+SCHEMA = 2  # bump to rebuild caches written by an older layout
+INDEX_FILE = "index.sqlite3"
+# bm25 weights per column: name 10, description 3, paragraph 1, the rest unindexed.
+_QUERY = """
+SELECT name, kind, description, paragraph, registry, install, installs,
+       bm25(items, 10.0, 3.0, 1.0, 0, 0, 0, 0, 0, 0) AS score
+FROM items
+WHERE items MATCH ?
+  AND (public = 1 OR registry IN (SELECT value FROM json_each(?)))
+  AND (? IS NULL OR kind = ?)
+ORDER BY (lower(name) = ?) DESC, score, installs DESC, name
+LIMIT ?
+"""
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+class IndexError_(UpskillError):
+    """The index database cannot be opened or written."""
+
+
+@dataclass(frozen=True)
+class RegistryState:
+    registry: str
+    source: str
+    head: str
+    indexed_at: str
+    count: int
+
+
+def index_dir(env: dict[str, str] | None, home: Path) -> Path:
+    base = (env or {}).get("XDG_CACHE_HOME") or str(home / ".cache")
+    return Path(base) / "upskill" / "index"
+
+
+def match_expression(query: str) -> str:
+    """FTS5 query: every word as a prefix term, any may match (bm25 rewards more)."""
+    words = _WORD.findall(query.lower())
+    if not words:
+        raise UsageError(f"search query {query!r} has no searchable words")
+    terms = " OR ".join(f'"{w}"*' for w in dict.fromkeys(words))
+    return f"{{name description paragraph}} : ({terms})"
+
+
+class IndexStore:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._db: sqlite3.Connection | None = None
+
+    def _connect(self) -> sqlite3.Connection:
+        if self._db is not None:
+            return self._db
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(self.path, isolation_level=None, timeout=10)
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version != SCHEMA:
+                self._create(db)
+        except sqlite3.DatabaseError:
+            # A cache is disposable: a corrupt or foreign file is rebuilt.
+            with contextlib.suppress(NameError):
+                db.close()
+            self.path.unlink(missing_ok=True)
+            db = sqlite3.connect(self.path, isolation_level=None, timeout=10)
+            self._create(db)
+        except OSError as exc:
+            raise IndexError_(f"cannot open index: {exc.strerror or exc}", path=self.path) from None
+        self._db = db
+        return db
+
+    @staticmethod
+    def _create(db: sqlite3.Connection) -> None:
+        db.executescript(
+            f"""
+            BEGIN;
+            DROP TABLE IF EXISTS items;
+            DROP TABLE IF EXISTS registries;
+            CREATE VIRTUAL TABLE items USING fts5(
+                name, description, paragraph,
+                registry UNINDEXED, kind UNINDEXED, path UNINDEXED,
+                install UNINDEXED, installs UNINDEXED, public UNINDEXED,
+                tokenize = 'porter unicode61 remove_diacritics 2', prefix = '2 3'
+            );
+            CREATE TABLE registries(
+                registry TEXT PRIMARY KEY, source TEXT, head TEXT, indexed_at TEXT, count INTEGER
+            );
+            PRAGMA user_version = {SCHEMA};
+            COMMIT;
+            """
+        )
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    @contextlib.contextmanager
+    def _transaction(self, *, commit: bool) -> Iterator[sqlite3.Connection]:
+        db = self._connect()
+        try:
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise IndexError_(f"index is busy: {exc}", path=self.path) from None
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT" if commit else "ROLLBACK")
+
+    def state(self, registry: str) -> RegistryState | None:
+        row = (
+            self._connect()
+            .execute(
+                "SELECT registry, source, head, indexed_at, count FROM registries "
+                "WHERE registry = ?",
+                (registry,),
+            )
+            .fetchone()
+        )
+        return RegistryState(*row) if row else None
+
+    def replace(
+        self,
+        registry: str,
+        source: str,
+        head: str,
+        entries: Sequence[Entry],
+        install: Sequence[str],
+        indexed_at: str,
+    ) -> None:
+        """Swap a registry's rows and head in one transaction."""
+        with self._transaction(commit=True) as db:
+            db.execute("DELETE FROM items WHERE registry = ?", (registry,))
+            db.executemany(
+                "INSERT INTO items(name, description, paragraph, registry, kind, path, install,"
+                " installs, public) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, 0)",
+                [
+                    (e.name, e.description, e.paragraph, registry, e.kind, e.path, cmd)
+                    for e, cmd in zip(entries, install, strict=True)
+                ],
+            )
+            db.execute(
+                "INSERT OR REPLACE INTO registries VALUES (?, ?, ?, ?, ?)",
+                (registry, source, head, indexed_at, len(entries)),
+            )
+
+    def clear(self, registry: str | None = None) -> None:
+        if registry is None:
+            self.close()
+            for suffix in ("", "-journal", "-wal", "-shm"):
+                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+            return
+        if not self.path.exists():
+            return
+        with self._transaction(commit=True) as db:
+            db.execute("DELETE FROM items WHERE registry = ?", (registry,))
+            db.execute("DELETE FROM registries WHERE registry = ?", (registry,))
+
+    def search(
+        self,
+        query: str,
+        *,
+        registries: Sequence[str],
+        public: Sequence[tuple[PublicHit, str]] = (),
+        kind: str | None = None,
+        limit: int = 10,
+    ) -> list[Hit]:
+        """Rank registry rows and public hits (with their install commands) together."""
+        expression = match_expression(query)
+        exact = "-".join(_WORD.findall(query.lower()))
+        with self._transaction(commit=False) as db:
+            db.executemany(
+                "INSERT INTO items(name, description, paragraph, registry, kind, path, install,"
+                " installs, public) VALUES (?, ?, '', ?, 'skill', '', ?, ?, 1)",
+                [(h.name, h.description, PUBLIC_ORIGIN, cmd, h.installs) for h, cmd in public],
+            )
+            rows = db.execute(
+                _QUERY, (expression, json.dumps(list(registries)), kind, kind, exact, limit)
+            ).fetchall()
+        return [
+            Hit(
+                name=name,
+                kind=k,
+                description=description or paragraph,
+                origin=registry,
+                install=install,
+                score=-score,
+                installs=installs,
+            )
+            for name, k, description, paragraph, registry, install, installs, score in rows
+        ]
