@@ -48,7 +48,7 @@ def _walk(root: Path) -> list[Target]:
     found.extend(
         Target(path, "bundle") for path in bundle_files(root) if is_discoverable_bundle(path)
     )
-    return found
+    return sorted(found, key=lambda target: target.path.as_posix())
 
 
 def discover_targets(paths: Sequence[Path]) -> list[Target]:

@@ -22,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
     from upskill.errors import UpskillError
 
     cwd = Path.cwd()
-    roots = list(args.paths) or [cwd]
+    roots = list(args.paths) or [Path()]
     try:
         ensure_source_registry(roots, "upskill lint")
         targets = discover_targets(roots)

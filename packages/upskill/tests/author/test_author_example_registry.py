@@ -1,0 +1,76 @@
+"""The example registry lints clean, is canonical, loads, renders, and has the promised shape."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+
+def test_example_registry_lints_strict_clean(example_registry, upskill):
+    result = upskill("lint", "--strict", "skills", cwd=example_registry)
+    assert result.returncode == 0, result.stdout
+    assert result.stdout == "12 file(s) checked, 0 findings\n"
+
+
+def test_example_registry_is_fmt_canonical(example_registry, upskill):
+    result = upskill("fmt", "--check", "skills", cwd=example_registry)
+    assert result.returncode == 0, result.stdout
+    assert result.stdout == "12 file(s) checked, 0 would be reformatted\n"
+
+
+def test_example_registry_loads_and_renders_for_every_client(example_registry):
+    from upskill.clients import RENDER_TARGETS
+    from upskill.format import discover
+    from upskill.render import render_item
+
+    catalog = discover(example_registry / "skills")
+    kinds = sorted((str(i.kind), i.name) for i in catalog.items)
+    assert [k for k, _ in kinds].count("rule") >= 3
+    assert [k for k, _ in kinds].count("skill") >= 3
+    assert [k for k, _ in kinds].count("agent") >= 2
+    for item in catalog.items:
+        for client in RENDER_TARGETS:
+            rendering = render_item(item, client)
+            assert rendering.files, (item.name, client)
+    bundles = {b.name: b for b in catalog.bundles}
+    assert set(bundles) == {"acme-baseline", "acme-review"}
+    review = bundles["acme-review"]
+    assert [r.name for r in review.requires] == ["acme-baseline"]
+    servers = {m.name: m for m in review.mcps}
+    assert servers["filesystem"].transport.command == "npx"  # type: ignore[union-attr]
+    assert servers["github"].transport.env == {  # type: ignore[union-attr]
+        "GITHUB_PERSONAL_ACCESS_TOKEN": "${GITHUB_TOKEN}"
+    }
+    for bundle in catalog.bundles:
+        for kind in ("rules", "skills", "agents"):
+            for name in getattr(bundle.items, kind):
+                assert any(i.name == name and f"{i.kind}s" == kind for i in catalog.items), name
+
+
+def test_example_registry_covers_the_format_features(example_registry):
+    from upskill.format import discover
+
+    skills = example_registry / "skills"
+    items = {(str(i.kind), i.name): i for i in discover(skills).items}
+    rules = [i for (k, _), i in items.items() if k == "rule"]
+    assert any(getattr(r, "scope_paths", ()) for r in rules)
+    assert any("copilot" in r.passthrough for r in rules)
+    assert any("<!-- @client:" in r.body for r in rules)
+    review = items[("skill", "acme-code-review")]
+    assert review.ignore
+    resources = {r.path: r for r in review.resources}
+    script = resources["scripts/diff-stats.sh"]
+    assert script.mode & 0o777 == 0o755
+    assert "MAINTAINERS.md" not in resources  # excluded by ignore:
+    assert "references/review-checklist.md" in resources
+    assert "](references/review-checklist.md)" in review.body
+    mode = os.stat(skills / "acme-code-review" / "scripts" / "diff-stats.sh").st_mode
+    assert mode & stat.S_IXUSR
+    agents = [i for (k, _), i in items.items() if k == "agent"]
+    assert len(agents) >= 2
+    for agent in agents:
+        assert agent.tools and agent.model and agent.preload_skills
+        assert "opencode" in agent.passthrough
+    entrypoints = ("RULE.md", "SKILL.md", "AGENT.md")
+    co_located = [d for d in skills.iterdir() if sum((d / e).is_file() for e in entrypoints) > 1]
+    assert [d.name for d in co_located] == ["acme-dependency-review"]
