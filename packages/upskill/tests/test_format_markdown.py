@@ -73,3 +73,57 @@ def test_rewrite_links_idempotent_and_formatter_stable(paragraphs: list[list[str
     once = rewrite_links(body, REWRITE)
     assert rewrite_links(once, REWRITE) == once
     assert format_body(once) == once
+
+
+_md_atoms = st.sampled_from(
+    [
+        "word",
+        "two  spaces",
+        "tab\there",
+        "back\\slash",
+        "*em*",
+        "__strong__",
+        "snake_case_name",
+        "[brackets]",
+        "[link](./a.md)",
+        "![img](b.png)",
+        "<tag>",
+        "a < b",
+        "`code`",
+        "&amp;",
+        "AT&T",
+        "wow!",
+        "# not heading",
+        "1. item",
+        "- bullet",
+        "> quote",
+        "| a | b |",
+        "|---|---|",
+        "```",
+        "~~~py",
+        "https://example.com",
+        "end.",
+        "",
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(_md_atoms, min_size=1, max_size=5), min_size=1, max_size=6))
+def test_fast_text_path_matches_plain_mdformat(blocks: list[list[str]]) -> None:
+    import mdformat
+
+    from upskill.markdown import FORMATTER_EXTENSIONS, FORMATTER_OPTIONS
+
+    text = "\n".join(" ".join(b) if i % 2 else "\n".join(b) for i, b in enumerate(blocks)) + "\n"
+    expected = mdformat.text(text, options=FORMATTER_OPTIONS, extensions=FORMATTER_EXTENSIONS)
+    assert format_body(text) == (expected if expected.strip() else "")
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.lists(_pieces, min_size=1, max_size=4), min_size=1, max_size=4))
+def test_text_level_rewrite_matches_token_rewrite(paragraphs: list[list[str]]) -> None:
+    from upskill.markdown.links import _rewrite_tokens
+
+    body = "\n\n".join(" ".join(p) for p in paragraphs) + "\n"
+    assert rewrite_links(body, REWRITE) == _rewrite_tokens(body, REWRITE)

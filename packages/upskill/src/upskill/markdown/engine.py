@@ -30,7 +30,11 @@ def parser() -> MarkdownIt:
     from mdformat._util import build_mdit  # pinned mdformat 1.0.x: see docs/upskill/format.md
     from mdformat.renderer import MDRenderer
 
-    return build_mdit(MDRenderer, mdformat_opts=OPTIONS, extensions=EXTENSIONS)
+    from upskill.markdown import fastpath
+
+    md = build_mdit(MDRenderer, mdformat_opts=OPTIONS, extensions=EXTENSIONS)
+    md.options["parser_extension"].append(fastpath)
+    return md
 
 
 def parse(text: str) -> tuple[list[Token], MutableMapping[str, Any]]:

@@ -10,6 +10,8 @@ one blank line.
 from __future__ import annotations
 
 import functools
+from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 from upskill.markdown import engine
@@ -20,17 +22,51 @@ FORMATTER_EXTENSIONS: tuple[str, ...] = engine.EXTENSIONS
 _CACHE_SIZE = 8192
 
 
-@functools.lru_cache(maxsize=_CACHE_SIZE)
-def format_body(body: str) -> str:
-    """Format Markdown without frontmatter. Empty or blank input gives ``""``.
+@dataclass(frozen=True)
+class Formatted:
+    """A formatted body and the link destinations seen while formatting it.
 
-    Cached: rendering the same body for several clients formats it once.
+    `destinations` counts inline links and images by destination; `references`
+    holds the destinations of reference definitions the output keeps. Link
+    rewriting uses them to edit the formatted text without a second pass.
     """
+
+    text: str
+    destinations: Counter[str]
+    references: frozenset[str]
+
+
+@functools.lru_cache(maxsize=_CACHE_SIZE)
+def format_document(body: str) -> Formatted:
+    """Format Markdown without frontmatter (one parse, one render), cached."""
     text = body.replace("\r\n", "\n").replace("\r", "\n")
     if not text.strip():
-        return ""
+        return Formatted("", Counter(), frozenset())
     tokens, env = engine.parse(text)
-    return engine.render(tokens, env)
+    destinations: Counter[str] = Counter()
+    labels: set[str] = set()
+    for token in tokens:
+        for child in token.children or ():
+            if child.type == "link_open" and child.info != "auto":
+                attr = "href"
+            elif child.type == "image":
+                attr = "src"
+            else:
+                continue
+            label = child.meta.get("label")
+            if label:
+                labels.add(label)
+            else:
+                destinations[str(child.attrs.get(attr, ""))] += 1
+    references = frozenset(
+        str(ref["href"]) for label, ref in env.get("references", {}).items() if label in labels
+    )
+    return Formatted(engine.render(tokens, env), destinations, references)
+
+
+def format_body(body: str) -> str:
+    """Format Markdown without frontmatter. Empty or blank input gives ``""``."""
+    return format_document(body).text
 
 
 def _split_frontmatter(text: str) -> tuple[str, str] | None:

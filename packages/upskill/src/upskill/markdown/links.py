@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote
 
 from upskill.markdown import engine
+from upskill.markdown.formatter import Formatted, format_document
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 
@@ -73,8 +74,47 @@ def rewrite_links(body: str, rewrite: LinkRewrite) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _rewrite_cached(body: str, rewrite: LinkRewrite) -> str:
-    if not body.strip():
-        return ""
+    formatted = format_document(body)
+    changes = {
+        old: new
+        for old in formatted.destinations.keys() | formatted.references
+        if (new := rewrite.destination(old)) is not None
+    }
+    if not changes:
+        return formatted.text
+    if changes.keys() & formatted.references:
+        return _rewrite_tokens(body, rewrite)
+    return _rewrite_text(formatted, changes) or _rewrite_tokens(body, rewrite)
+
+
+def _rewrite_text(formatted: Formatted, changes: dict[str, str]) -> str | None:
+    """Edit destinations in the canonical text directly.
+
+    mdformat writes an inline destination as ``](dest)`` or ``](dest "title")``.
+    When the number of such spots equals the number of links the parser saw,
+    every spot is a link (none hides in a code span or block) and a one-pass
+    substitution is exact; otherwise the caller re-renders from tokens.
+    """
+    spots: dict[str, str] = {}
+    for old, new in changes.items():
+        before, after = _as_written(old), _as_written(new)
+        for end in (")", ' "'):
+            spots[f"]({before}{end}"] = f"]({after}{end}"
+        found = sum(formatted.text.count(f"]({before}{end}") for end in (")", ' "'))
+        if found != formatted.destinations[old]:
+            return None
+    pattern = re.compile("|".join(re.escape(s) for s in sorted(spots, key=len, reverse=True)))
+    return pattern.sub(lambda m: spots[m.group(0)], formatted.text)
+
+
+def _as_written(destination: str) -> str:
+    """How mdformat writes a destination (mirrors its maybe_add_link_brackets)."""
+    if not destination or any(c in " ()" or ord(c) < 32 or c == "\x7f" for c in destination):
+        return f"<{destination}>"
+    return destination
+
+
+def _rewrite_tokens(body: str, rewrite: LinkRewrite) -> str:
     tokens, env = engine.parse(body)
     for token in tokens:
         for child in token.children or ():

@@ -16,6 +16,7 @@ from upskill.clients import CLAUDE
 from upskill.format.directives import has_directives, process_directives
 from upskill.format.model import Agent, Item
 from upskill.markdown import LinkRewrite, format_body, rewrite_links
+from upskill.markdown.formatter import format_document
 from upskill.render.tables import SKILLS_SECTION_LEAD
 
 
@@ -41,8 +42,15 @@ def skills_section(skills: tuple[str, ...]) -> str:
 
 def render_body(item: Item, target: str, rewrite: LinkRewrite | None) -> str:
     text = source_body(item, target)
+    body = rewrite_links(text, rewrite) if rewrite is not None else format_body(text)
     if isinstance(item, Agent) and item.preload_skills and target != CLAUDE:
-        text = text.rstrip("\n") + "\n\n" + skills_section(item.preload_skills)
-    if rewrite is not None:
-        return rewrite_links(text, rewrite)
-    return format_body(text)
+        section = skills_section(item.preload_skills)
+        if format_document(text).references:
+            # reference definitions close the formatted body; the section must
+            # precede them, so format the whole text again.
+            joined = text.rstrip("\n") + "\n\n" + section
+            return rewrite_links(joined, rewrite) if rewrite is not None else format_body(joined)
+        # The section is canonical by construction: appending it keeps the
+        # result canonical without a second formatter pass.
+        return body + "\n" + section if body else section
+    return body

@@ -7,6 +7,7 @@ install root (project dir or $HOME), identical for both scopes.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from upskill.clients import family, render_target
@@ -57,16 +58,22 @@ def render_item(item: Item, client: str, *, alias: str | None = None) -> Renderi
     """
     target = render_target(client)
     if not targets_client(item, client):
+        audience = ", ".join(item.audience or ())
         return Rendering(
             (),
             (
                 f"{item.entrypoint}: {item.kind.value} {item.name!r} skipped for "
-                f"{client}: its audience is {', '.join(item.audience or ())}",
+                f"{client}: its audience is {audience}",
             ),
         )
-    name = alias or item.name
     if alias is not None and (problem := name_problem(alias)) is not None:
         raise RenderError(f"invalid alias: {problem}", path=item.entrypoint)
+    return _render(item, target, alias or item.name)
+
+
+@functools.lru_cache(maxsize=2048)
+def _render(item: Item, target: str, name: str) -> Rendering:
+    """Items are immutable and hash by identity, so copilot and vscode share one rendering."""
     where = layout(item.kind, target)
     rewrite = LinkRewrite(name, item.resource_paths) if where.flat and item.resources else None
     fields, warnings = build_frontmatter(item, target, name)
