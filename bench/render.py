@@ -93,7 +93,8 @@ def main() -> int:
 
     rate = renders / render_seconds
     print(f"items: {len(items)}  clients: {len(CLIENTS)}  renders: {renders}")
-    print(f"load (parse + validate + read resources): {load_seconds * 1e3 / len(items):.3f} ms/item")
+    per_item_load = load_seconds * 1e3 / len(items)
+    print(f"load (parse + validate + read resources): {per_item_load:.3f} ms/item")
     print(f"mdformat.text baseline: {baseline * 1e3 / len(items):.3f} ms/item")
     print(
         f"render_item: {render_seconds * 1e6 / renders:.1f} us/render, "
