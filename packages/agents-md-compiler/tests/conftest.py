@@ -298,11 +298,31 @@ def load_schema(name: str) -> dict[str, Any]:
     return json.loads((SCHEMAS / name).read_text(encoding="utf-8"))
 
 
+class SchemaKit:
+    """What the schema tests need: the shipped schemas, the validator, its keyword set."""
+
+    directory = SCHEMAS
+    keywords = SUPPORTED_KEYWORDS
+
+    @staticmethod
+    def load(name: str) -> dict[str, Any]:
+        return load_schema(name)
+
+    @staticmethod
+    def errors(value: Any, name: str) -> list[str]:
+        schema = load_schema(name)
+        return schema_errors(value, schema, schema)
+
+
+@pytest.fixture
+def schemas() -> SchemaKit:
+    return SchemaKit()
+
+
 @pytest.fixture
 def assert_schema() -> Callable[[Any, str], None]:
     def check(value: Any, name: str) -> None:
-        schema = load_schema(name)
-        errors = schema_errors(value, schema, schema)
+        errors = SchemaKit.errors(value, name)
         assert errors == [], errors
 
     return check
@@ -310,3 +330,9 @@ def assert_schema() -> Callable[[Any, str], None]:
 
 def run_many(ws: Workspace, commands: Sequence[Sequence[str]]) -> list[Result]:
     return [ws.run(*argv) for argv in commands]
+
+
+@pytest.fixture
+def make_workspace() -> Callable[[Path], Workspace]:
+    """For hypothesis tests, which need a fresh tree per example."""
+    return Workspace

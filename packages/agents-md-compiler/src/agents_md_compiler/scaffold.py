@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,11 +43,42 @@ class ScaffoldFile:
     content: bytes
 
 
+_SHORT_ESCAPES = {
+    '"': '\\"',
+    "\\": "\\\\",
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+    "\b": "\\b",
+    "\f": "\\f",
+}
+
+
+def toml_quote(value: str) -> str:
+    """JSON-style quoting that is also a valid TOML basic string.
+
+    Identical to json.dumps for ASCII and the BMP; DEL and astral characters get
+    TOML escapes because JSON's literal DEL and surrogate pairs are invalid TOML.
+    """
+    out = []
+    for char in value:
+        code = ord(char)
+        if char in _SHORT_ESCAPES:
+            out.append(_SHORT_ESCAPES[char])
+        elif code < 0x20 or 0x7F <= code <= 0xFFFF:
+            out.append(f"\\u{code:04x}")
+        elif code > 0xFFFF:
+            out.append(f"\\U{code:08x}")
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'
+
+
 def manifest_text(bundle_id: str, target: str) -> bytes:
     return (
         "schema_version = 1\n"
-        f"bundle_id = {json.dumps(bundle_id)}\n"
-        f"default_target = {json.dumps(target)}\n"
+        f"bundle_id = {toml_quote(bundle_id)}\n"
+        f"default_target = {toml_quote(target)}\n"
         "\n"
         "[[modules]]\n"
         'id = "core"\n'
