@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -30,7 +32,7 @@ def fuse_unavailable_reason() -> str | None:
         return "mount tests switch uids and need root"
     try:
         import mfusepy  # noqa: F401
-    except (ImportError, OSError, OSError) as exc:
+    except (ImportError, OSError) as exc:
         return f"libfuse3 is not loadable: {exc}"
     return None
 
@@ -88,6 +90,10 @@ def start_mount(base: Path) -> Mount:
     pytest.fail(f"mount did not become ready: {log.read_text(errors='replace')}")
 
 
+def lazy_unmount(root: Path) -> None:
+    subprocess.run(["fusermount3", "-u", "-z", str(root)], capture_output=True, timeout=20)
+
+
 def stop_mount(mount: Mount) -> int | None:
     """Unmount and reap the daemon; never hangs (lazy unmount and kill as fallbacks)."""
     subprocess.run(["fusermount3", "-u", str(mount.root)], capture_output=True, timeout=20)
@@ -96,34 +102,37 @@ def stop_mount(mount: Mount) -> int | None:
     except subprocess.TimeoutExpired:
         mount.proc.kill()
         mount.proc.wait(timeout=10)
-        subprocess.run(["fusermount3", "-u", "-z", str(mount.root)], capture_output=True, timeout=20)
+        lazy_unmount(mount.root)
         return None
 
 
-@pytest.fixture(scope="session")
-def ctx_mount(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Mount]:
+@contextlib.contextmanager
+def mounted() -> Iterator[Mount]:
+    """pytest's tmp dirs are 0700; other uids must reach the mountpoint, so use /tmp."""
     require_fuse()
-    base = tmp_path_factory.mktemp("cortexfs")
-    os.chmod(base, 0o755)  # other uids must reach the mountpoint
+    base = Path(tempfile.mkdtemp(prefix="cortexfs-test-"))
+    os.chmod(base, 0o755)
     mount = start_mount(base)
-    try:
-        yield mount
-    finally:
-        stop_mount(mount)
-
-
-@pytest.fixture
-def fresh_mount(tmp_path: Path) -> Iterator[Mount]:
-    """A mount of its own, for tests that unmount or kill the daemon."""
-    require_fuse()
-    os.chmod(tmp_path, 0o755)
-    mount = start_mount(tmp_path)
     try:
         yield mount
     finally:
         if mount.proc.poll() is None:
             stop_mount(mount)
-        subprocess.run(["fusermount3", "-u", "-z", str(mount.root)], capture_output=True, timeout=20)
+        lazy_unmount(mount.root)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def ctx_mount() -> Iterator[Mount]:
+    with mounted() as mount:
+        yield mount
+
+
+@pytest.fixture
+def fresh_mount() -> Iterator[Mount]:
+    """A mount of its own, for tests that unmount or kill the daemon."""
+    with mounted() as mount:
+        yield mount
 
 
 @pytest.fixture
@@ -155,7 +164,7 @@ def as_uid() -> Callable[[int, Callable[[], object]], int]:
     return errno_as
 
 
-MCP_SERVER = r'''
+MCP_SERVER = r"""
 import json, sys
 TOOLS = [
     {"name": "add", "description": "Add two\nnumbers", "inputSchema": {"type": "object",
@@ -187,7 +196,7 @@ for line in sys.stdin:
               "error": {"code": -32601, "message": "no such method"}}), flush=True)
         continue
     print(json.dumps({"jsonrpc": "2.0", "id": ident, "result": result}), flush=True)
-'''
+"""
 
 
 @pytest.fixture(scope="session")

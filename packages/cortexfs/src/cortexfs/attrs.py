@@ -12,7 +12,9 @@ from cortexfs.perm import Perm
 STATUS_BYTES = b"ready\n"
 _DIR = stat.S_IFDIR
 _REG = stat.S_IFREG
-_STICKY_DIRS = ("/agent", "/shared")
+# Anyone may try to create here; the filesystem decides who may create what.
+_STICKY_DIRS = ("/agent",)
+_STICKY_KINDS = (Kind.SHARED_ROOT, Kind.HOMES)
 
 
 @dataclass(frozen=True)
@@ -34,7 +36,7 @@ def presented_mode(node: Node, backing_mode: int, perm: Perm | None) -> int:
         return _DIR | 0o755
     if kind is Kind.STATUS:
         return _REG | 0o444
-    if (kind is Kind.CLASS_DIR and node.path in _STICKY_DIRS) or kind is Kind.SHARED_ROOT:
+    if (kind is Kind.CLASS_DIR and node.path in _STICKY_DIRS) or kind in _STICKY_KINDS:
         return _DIR | 0o1777
     if fmt == stat.S_IFLNK:
         return stat.S_IFLNK | 0o777

@@ -21,6 +21,7 @@ from cortexfs.controls import MAX_CONTROL_BYTES, check_control
 from cortexfs.decide import Plan
 from cortexfs.errors import FsRefusal
 from cortexfs.handles import BytesHandle, ControlHandle, FdHandle, HandleTable
+from cortexfs.invalidate import Invalidator
 from cortexfs.layout import ROOT_ENTRIES, Kind, Node, classify
 from cortexfs.perm import Perm, parse_perm, perm_from_mode
 from cortexfs.storage import Backing, atomic_write, fsync_dir
@@ -60,11 +61,21 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
 
     use_ns = True
 
-    def __init__(self, backing: Backing, runner: str, caller: Caller) -> None:
+    def __init__(
+        self, backing: Backing, runner: str, caller: Caller, invalidator: Invalidator | None = None
+    ) -> None:
         self.backing = backing
         self.runner = runner
         self.caller = caller
         self.table = HandleTable()
+        self.invalidate = invalidator or Invalidator()
+
+    def init(self, path: str) -> None:
+        context = mfusepy._libfuse.fuse_get_context()
+        self.invalidate.bind(context.contents.fuse if context else None)
+
+    def destroy(self, path: str) -> None:
+        self.invalidate.stop()
 
     # -- facts ---------------------------------------------------------------
     def _node(self, path: str, changing: bool = False) -> Node:
@@ -189,6 +200,11 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
         assert node.control is not None
         check_control(node.control, data)
         atomic_write(self._real(node), data)
+        self._changed_control(node)
+
+    def _changed_control(self, node: Node) -> None:
+        if node.control == "perm":
+            self.invalidate(node.object_path())  # the object's mode bits show perm
 
     @errno_boundary
     def write(self, path: str, data: bytes, offset: int, fi: Any) -> int:
@@ -196,9 +212,10 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
         if isinstance(handle, ControlHandle):
             if offset != 0:
                 raise FsRefusal(errno.EINVAL, "controls are written whole, at offset 0")
-            self._commit_control(handle.node, data)
+            # A write, even a refused one, is the handle's answer: flush adds nothing.
             handle.committed = True
             self.table.settle(handle)
+            self._commit_control(handle.node, data)
             return len(data)
         if isinstance(handle, FdHandle) and handle.writable:
             temp = handle.node.kind is Kind.CONTROL_TEMP
@@ -296,6 +313,7 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
             raise FsRefusal(errno.ENOENT, f"{path} does not exist")
         if plan is Plan.OBJECT_TRIPLE:
             self.backing.remove_object(node)
+            self.invalidate(f"{node.object_path()}.d", f"{node.object_path()}.sock")
         else:
             os.unlink(self._real(node))
         return 0
@@ -317,6 +335,8 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
                 os.close(fd)
         os.rename(self._real(src), self._real(dst))
         fsync_dir(self.backing.real(dst.parent))
+        if plan is Plan.COMMIT_CONTROL:
+            self._changed_control(dst)
         return 0
 
     @errno_boundary
