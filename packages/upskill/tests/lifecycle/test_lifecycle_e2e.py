@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -45,7 +44,7 @@ def test_add_edit_update_doctor_force_remove(scope, cli, h, make_git_source, tmp
     rule.write_text(rule.read_text() + "\nLocal note.\n")
     edited = rule.read_bytes()
     out = cli.ok("update", *flags, cwd=cwd)
-    assert f"kept local edit: .claude/rules/style.md" in out.stderr
+    assert "kept local edit: .claude/rules/style.md" in out.stderr
     assert rule.read_bytes() == edited
     assert "Use four spaces." in rule.read_text()  # still pinned to the tag
 

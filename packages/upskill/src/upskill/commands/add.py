@@ -10,7 +10,6 @@ from upskill.install.cliargs import client_flags, dry_run_flag, scope_flags
 
 if TYPE_CHECKING:
     from upskill.install.engine import Outcome
-    from upskill.install.resolve import Resolution
     from upskill.install.ui import Console
 
 
@@ -70,18 +69,21 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     session = Session(world, scope, on_fetch=lambda s: console.progress(f"fetching {s.label}"))
     request = Request(spec, tuple(args.items), tuple(args.exclude), aliases, single)
 
-    def plan() -> tuple[Resolution, Outcome]:
-        lock = session.read_lock()
-        resolution = Resolver(session.catalog, home=world.home).resolve([request])
+    session.read_lock()  # a malformed lockfile fails before anything is fetched or created
+    # Fetch and resolve before taking the scope lock: a bad source writes nothing.
+    resolution = Resolver(session.catalog, home=world.home).resolve([request])
+
+    def plan() -> Outcome:
         console.progress("rendering")
-        return resolution, plan_install(scope, lock, resolution, selection, force=args.force)
+        lock = session.read_lock()
+        return plan_install(scope, lock, resolution, selection, force=args.force)
 
     if args.dry_run:
-        return report_dry_run(console, plan()[1])
+        return report_dry_run(console, plan())
     with ScopeLock(scope.lock_path):
         if session.recover():
             console.info("completed an interrupted run first")
-        resolution, outcome = plan()
+        outcome = plan()
         console.progress("writing")
         messages = commit(session, outcome, selection=selection, bundles=hook_bundles(resolution))
     return report_install(console, outcome, messages, verb="installed")

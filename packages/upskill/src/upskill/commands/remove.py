@@ -109,6 +109,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
 
     if args.dry_run:
         return report_dry_run(console, plan()[0])
+    session.read_lock()  # fail on a malformed lockfile before creating anything
     with ScopeLock(scope.lock_path):
         session.recover()
         outcome, bundles = plan()

@@ -124,6 +124,8 @@ def _full(
         )
         return resolution, outcome
 
+    # Fetch before taking the scope lock: an unreachable source writes nothing.
+    session.prefetch([r.spec for r in update_requests(session.read_lock(), args.names).requests])
     if args.dry_run:
         planned = plan()
         if planned is None:

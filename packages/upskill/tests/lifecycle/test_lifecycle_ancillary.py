@@ -1,0 +1,119 @@
+"""CLAUDE.md, opencode.json and .vscode/settings.json (reference notes §5), JSONC-safe."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from upskill.install.ancillary import (
+    AncillaryError,
+    claude_md,
+    opencode_json,
+    vscode_settings,
+)
+from upskill.install.jsonc import parse_jsonc
+
+
+def test_claude_md_created_once():
+    assert claude_md(None) == b"@AGENTS.md\n"
+    assert claude_md(b"my own\n") is None
+
+
+def test_opencode_json_create_append_noop():
+    assert (
+        opencode_json(None) == b'{\n  "instructions": [\n    ".agents/rules/**/RULE.md"\n  ]\n}\n'
+    )
+    appended = opencode_json(b'{"model": "x", "instructions": ["a.md"]}')
+    assert json.loads(appended) == {
+        "model": "x",
+        "instructions": ["a.md", ".agents/rules/**/RULE.md"],
+    }
+    assert appended.endswith(b"}\n")
+    assert opencode_json(appended) is None
+    assert json.loads(opencode_json(b'{"$schema": "s"}')) == {
+        "$schema": "s",
+        "instructions": [".agents/rules/**/RULE.md"],
+    }
+
+
+def test_vscode_settings_create_add_keep_false():
+    created = vscode_settings(None)
+    assert json.loads(created) == {
+        "chat.instructionsFilesLocations": {".github/instructions": True}
+    }
+    kept = b'{"chat.instructionsFilesLocations": {".github/instructions": false}}'
+    assert vscode_settings(kept) is None
+    merged = vscode_settings(
+        b'{"editor.tabSize": 2, "chat.instructionsFilesLocations": {"x": true}}'
+    )
+    assert json.loads(merged) == {
+        "editor.tabSize": 2,
+        "chat.instructionsFilesLocations": {"x": True, ".github/instructions": True},
+    }
+
+
+@pytest.mark.parametrize(
+    ("updater", "data", "message"),
+    [
+        (opencode_json, b"[]", "top level is not a JSON object"),
+        (opencode_json, b'{"instructions": "a"}', "`instructions` is not an array"),
+        (vscode_settings, b'{"chat.instructionsFilesLocations": []}', "is not an object"),
+        (vscode_settings, b"{oops", "invalid JSON"),
+    ],
+)
+def test_shapes_upskill_cannot_extend(updater, data, message):
+    with pytest.raises(AncillaryError, match=message):
+        updater(data)
+
+
+JSONC_SETTINGS = """\
+// Workspace settings (team-owned)
+{
+  /* tabs */ "editor.tabSize": 4, // keep
+  "files.exclude": {"**/.git": true,},
+}
+"""
+
+
+def test_jsonc_settings_keep_comments_by_textual_insertion():
+    new = vscode_settings(JSONC_SETTINGS.encode()).decode()
+    assert new.startswith("// Workspace settings (team-owned)\n{")
+    for line in JSONC_SETTINGS.splitlines():
+        assert line in new  # every original line survives verbatim
+    value, strict = parse_jsonc(new)
+    assert not strict
+    assert value["chat.instructionsFilesLocations"] == {".github/instructions": True}
+    assert vscode_settings(new.encode()) is None  # idempotent
+
+
+def test_jsonc_opencode_insert_into_existing_array():
+    text = '{\n  // rules\n  "instructions": [\n    "a.md", // first\n  ],\n}\n'
+    new = opencode_json(text.encode()).decode()
+    assert "// rules" in new and "// first" in new
+    assert parse_jsonc(new)[0]["instructions"] == [".agents/rules/**/RULE.md", "a.md"]
+    empty = opencode_json(b'{ /* c */ "instructions": [] }').decode()
+    assert parse_jsonc(empty)[0]["instructions"] == [".agents/rules/**/RULE.md"]
+    assert "/* c */" in empty
+
+
+def test_cli_writes_ancillary_only_for_selected_clients(cli, project, registry):
+    cli.ok("add", "../registry", "--claude", cwd=project)
+    assert (project / "CLAUDE.md").read_text() == "@AGENTS.md\n"
+    assert not (project / "opencode.json").exists()
+    assert not (project / ".vscode").exists()
+    cli.ok("add", "../registry", "--opencode", "--vscode", cwd=project)
+    assert json.loads((project / "opencode.json").read_text())["instructions"] == [
+        ".agents/rules/**/RULE.md"
+    ]
+    assert (project / ".vscode/settings.json").is_file()
+
+
+def test_cli_never_modifies_existing_claude_md_and_remove_leaves_ancillary(cli, project, registry):
+    (project / "CLAUDE.md").write_text("# Mine\n")
+    cli.ok("add", "../registry", cwd=project)
+    assert (project / "CLAUDE.md").read_text() == "# Mine\n"
+    settings = (project / ".vscode/settings.json").read_bytes()
+    cli.ok("remove", "-y", "--source", f"local:{registry}", cwd=project)
+    assert (project / ".vscode/settings.json").read_bytes() == settings
+    assert (project / "opencode.json").is_file()

@@ -1,0 +1,163 @@
+"""Git sources over file:// (no network): refs, subpaths, the clone cache, env scrubbing."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from upskill.sources.fetch import Fetcher
+from upskill.sources.git import GitCache, GitError, default_runner, git_env
+from upskill.sources.spec import parse_source
+
+
+@pytest.fixture
+def repo(make_git_source, h):
+    src = make_git_source("acme/skills")
+    h.write_item(src.work, "rule", "style", "v1 style.\n")
+    first = src.commit("v1")
+    src.tag("v1")
+    h.git(src.work, "checkout", "-q", "-b", "next")
+    h.write_item(src.work, "rule", "style", "next style.\n")
+    h.git(src.work, "add", "-A")
+    h.git(src.work, "commit", "-q", "-m", "next")
+    h.git(src.work, "push", "-q", "origin", "next")
+    nxt = h.git(src.work, "rev-parse", "HEAD")
+    h.git(src.work, "checkout", "-q", "main")
+    (src.work / "nested").mkdir()
+    h.write_item(src.work / "nested", "skill", "deep", "Deep skill.\n")
+    head = src.commit("main")
+    return src, {"v1": first, "next": nxt, "main": head}
+
+
+def body_of(root: Path, rel: str) -> str:
+    return (root / rel).read_text()
+
+
+@pytest.mark.parametrize(
+    ("ref", "expect"),
+    [(None, "main"), ("v1", "v1"), ("next", "next"), ("main", "main")],
+)
+def test_refs(ref, expect, repo, tmp_path):
+    src, commits = repo
+    cache = GitCache(tmp_path / "cache", default_runner(os.environ))
+    out = cache.checkout(src.url, ref)
+    assert out.commit == commits[expect]
+    text = body_of(out.tree, "skills/style/RULE.md")
+    assert ("next style" in text) == (expect == "next")
+
+
+def test_full_and_short_sha(repo, tmp_path):
+    src, commits = repo
+    cache = GitCache(tmp_path / "cache", default_runner(os.environ))
+    assert cache.checkout(src.url, commits["v1"]).commit == commits["v1"]
+    assert cache.checkout(src.url, commits["next"][:8]).commit == commits["next"]
+
+
+def test_unknown_ref_and_bad_url(repo, tmp_path):
+    src, _ = repo
+    cache = GitCache(tmp_path / "cache", default_runner(os.environ))
+    with pytest.raises(GitError, match="no branch, tag or commit named 'nope'"):
+        cache.checkout(src.url, "nope")
+    with pytest.raises(GitError, match="git fetch failed"):
+        cache.checkout(f"file://{tmp_path}/missing.git", None)
+
+
+def test_cache_is_reused_and_trees_are_per_commit(repo, tmp_path, h):
+    src, commits = repo
+    calls: list[list[str]] = []
+    base = default_runner(os.environ)
+
+    def spy(argv, cwd):
+        calls.append(list(argv))
+        return base(argv, cwd)
+
+    cache = GitCache(tmp_path / "cache", spy)
+    first = cache.checkout(src.url, None)
+    marker = first.tree / "skills" / "style" / "RULE.md"
+    mtime = marker.stat().st_mtime_ns
+    calls.clear()
+    again = cache.checkout(src.url, None)
+    assert again.tree == first.tree and marker.stat().st_mtime_ns == mtime
+    assert [c[0] for c in calls] == ["fetch", "rev-parse"]  # no init, no clone, no export
+    h.write_item(src.work, "rule", "style", "v3.\n")
+    third = src.commit("v3")
+    moved = cache.checkout(src.url, None)
+    assert moved.commit == third and moved.tree != first.tree
+    assert len(list((moved.tree.parent).iterdir())) == 2
+
+
+def test_environment_is_scrubbed():
+    env = git_env({"GIT_DIR": "/x", "GIT_WORK_TREE": "/y", "GIT_INDEX_FILE": "/z", "PATH": "p"})
+    assert env["PATH"] == "p" and env["GIT_TERMINAL_PROMPT"] == "0"
+    assert not {"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"} & set(env)
+
+
+def test_parallel_fetch_of_distinct_sources(make_git_source, h, tmp_path):
+    sources = []
+    for name in ("acme/one", "acme/two", "acme/three"):
+        src = make_git_source(name)
+        h.write_item(src.work, "rule", name.split("/")[1], "x\n")
+        src.commit()
+        sources.append(src)
+    env = {
+        **os.environ,
+        "UPSKILL_GITHUB_BASE": f"file://{tmp_path / 'github'}",
+        "XDG_CACHE_HOME": str(tmp_path / "xdg"),
+    }
+    specs = [
+        parse_source(n, cwd=tmp_path, home=tmp_path)
+        for n in ("acme/one", "acme/two", "acme/three", "acme/one:skills")
+    ]
+    fetched = Fetcher(env, tmp_path).fetch_all(specs)
+    assert [f.root.name for f in fetched.values()] == [
+        fetched[specs[0]].root.name,
+        fetched[specs[1]].root.name,
+        fetched[specs[2]].root.name,
+        "skills",
+    ]
+    assert all(f.commit for f in fetched.values())
+    assert len(list((tmp_path / "xdg" / "upskill" / "git").iterdir())) == 3
+
+
+def test_cli_subpath_pin_and_scrubbed_git_dir(repo, cli, project, h):
+    src, commits = repo
+    out = cli.ok(
+        "add",
+        "acme/skills@next:skills",
+        "--claude",
+        cwd=project,
+        extra={"GIT_DIR": str(project / "nope"), "GIT_WORK_TREE": "/"},
+    )
+    assert "next style" in (project / ".claude/rules/style.md").read_text()
+    lock = json.loads((project / ".upskill-lock.json").read_text())
+    assert lock["items"][0]["source"] == "github:acme/skills@next:skills"
+    assert lock["items"][0]["commit"] == commits["next"]
+    assert "1 item installed for claude" in out.stderr
+
+
+def test_cli_missing_subpath_and_ref_fail_cleanly(repo, cli, project, h):
+    before = h.snapshot(project)
+    out = cli.run("add", "acme/skills:nowhere", cwd=project)
+    assert out.returncode == 1 and "'nowhere' not found" in out.stderr
+    out = cli.run("add", "acme/skills@v9", cwd=project)
+    assert out.returncode == 1 and "no branch, tag or commit named 'v9'" in out.stderr
+    assert h.snapshot(project) == before
+
+
+def test_cli_update_follows_branch_but_not_tag(repo, cli, project, h):
+    src, _ = repo
+    cli.ok("add", "acme/skills@v1", "--claude", cwd=project)
+    h.write_item(src.work, "rule", "style", "newer.\n")
+    src.commit("moves main")
+    cli.ok("update", cwd=project)
+    assert "v1 style" in (project / ".claude/rules/style.md").read_text()
+    cli.ok("remove", "style", cwd=project)
+    cli.ok("add", "acme/skills", "style", "--claude", cwd=project)
+    h.write_item(src.work, "rule", "style", "newest.\n")
+    src.commit("moves main again")
+    out = cli.ok("update", cwd=project)
+    assert "newest" in (project / ".claude/rules/style.md").read_text()
+    assert "1 item updated" in out.stderr

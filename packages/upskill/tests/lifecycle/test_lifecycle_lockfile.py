@@ -1,0 +1,160 @@
+"""`.upskill-lock.json`: upstream-compatible shape, unknown fields kept, strict reading."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from upskill.state.lockfile import (
+    LockfileError,
+    OutputRecord,
+    Owner,
+    parse_lockfile,
+    serialise_lockfile,
+)
+
+UPSTREAM = {
+    "schema": 1,
+    "items": [
+        {
+            "kind": "rule",
+            "name": "a-rule",
+            "source": "github:o/r",
+            "ref": "v1",
+            "hash": "ab",
+            "group": "a-rule",
+            "clients": ["claude"],
+            "future": {"x": 1},
+        },
+        {
+            "kind": "skill",
+            "name": "alias",
+            "source": "local:/x",
+            "source_name": "orig",
+            "required_by": ["agent:z"],
+        },
+    ],
+    "bundles": [
+        {"name": "base", "source": "github:o/r", "ref": "v1", "items": ["a-rule"], "note": "kept"}
+    ],
+    "plugins": [
+        {
+            "name": "sp",
+            "client": "claude",
+            "identifier": "sp@m",
+            "scope": "project",
+            "bundle": "base",
+            "status": "skipped",
+        }
+    ],
+    "mcps": [
+        {
+            "name": "drawio",
+            "client": "claude",
+            "scope": "project",
+            "bundle": "base",
+            "status": "installed",
+        }
+    ],
+    "someday": True,
+}
+
+
+def test_round_trip_is_byte_stable():
+    data = (json.dumps(UPSTREAM, indent=2) + "\n").encode()
+    lock = parse_lockfile(data, Path("l.json"))
+    assert serialise_lockfile(lock) == data
+    assert lock.items[0].extra == {"future": {"x": 1}}
+    assert lock.bundles[0].extra == {"note": "kept"}
+
+
+def test_canonical_order_and_outputs_extension():
+    raw = dict(UPSTREAM, items=list(reversed(UPSTREAM["items"])))
+    lock = parse_lockfile(json.dumps(raw).encode(), Path("l.json"))
+    lock = lock.__class__(
+        lock.items,
+        lock.bundles,
+        lock.plugins,
+        lock.mcps,
+        (
+            OutputRecord(
+                ".claude/rules/a.md",
+                "ff",
+                3,
+                (Owner("rule:a-rule", "copilot"), Owner("rule:a-rule", "claude")),
+            ),
+        ),
+        lock.extra,
+    )
+    text = serialise_lockfile(lock).decode()
+    out = json.loads(text)
+    assert [i["name"] for i in out["items"]] == ["a-rule", "alias"]
+    assert list(out) == ["schema", "items", "bundles", "plugins", "mcps", "outputs", "someday"]
+    assert out["outputs"] == [
+        {
+            "path": ".claude/rules/a.md",
+            "sha256": "ff",
+            "size": 3,
+            "owners": ["rule:a-rule@claude", "rule:a-rule@copilot"],
+        }
+    ]
+    assert list(out["items"][1]) == ["kind", "name", "source", "source_name", "required_by"]
+    assert parse_lockfile(text.encode(), Path("l.json")).outputs == lock.normalised().outputs
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"{", "invalid JSON"),
+        (b"[]", "top level must be an object"),
+        (b'{"schema": "1"}', "`schema` must be an integer"),
+        (b'{"schema": 2, "items": []}', "newer than this upskill supports"),
+        (b'{"schema": 1, "items": {}}', "`items` must be an array"),
+        (b'{"schema": 1, "items": [{"kind": "rule", "name": "x"}]}', "`source`"),
+        (b'{"schema": 1, "items": [{"kind": "tool", "name": "x", "source": "s"}]}', "kind"),
+        (
+            b'{"schema": 1, "items": [{"kind": "rule", "name": "../x", "source": "s"}]}',
+            "not a plain name",
+        ),
+        (
+            b'{"schema": 1, "outputs": [{"path": "../x", "sha256": "a", "size": 1, "owners": ["r:x@c"]}]}',
+            "stay inside",
+        ),
+        (
+            b'{"schema": 1, "outputs": [{"path": "x", "sha256": "a", "size": true, "owners": ["r:x@c"]}]}',
+            "size",
+        ),
+    ],
+)
+def test_malformed(data, message):
+    with pytest.raises(LockfileError, match=message) as info:
+        parse_lockfile(data, Path("/p/.upskill-lock.json"))
+    assert str(info.value).startswith("/p/.upskill-lock.json")
+
+
+@pytest.mark.parametrize(
+    "command", [["add", "../registry"], ["update"], ["remove", "x"], ["list"], ["doctor"]]
+)
+def test_cli_malformed_lockfile_names_file_and_writes_nothing(command, cli, h, project, registry):
+    lock = project / ".upskill-lock.json"
+    lock.write_text('{"schema": 1, "items": [}')
+    before = h.snapshot(project)
+    out = cli.run(*command, cwd=project)
+    assert out.returncode == 1, out.stderr
+    assert f"{lock}:" in out.stderr and "invalid JSON" in out.stderr
+    assert h.snapshot(project) == before
+
+
+def test_cli_malformed_config_names_file(cli, h, project, registry):
+    config = project / ".upskill" / "config.yaml"
+    config.parent.mkdir()
+    config.write_text("clients: [claude, emacs]\n")
+    out = cli.run("add", "../registry", cwd=project)
+    assert out.returncode == 1
+    assert str(config) in out.stderr and "emacs" in out.stderr
+    assert not (project / ".upskill-lock.json").exists()
+    config.write_text("clients: [claude\n")
+    out = cli.run("add", "../registry", cwd=project)
+    assert out.returncode == 1 and "malformed YAML" in out.stderr

@@ -1,0 +1,158 @@
+"""The `<source>` grammar and lockfile labels (ADR-0011)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from upskill.errors import UsageError
+from upskill.sources.spec import SourceError, SourceKind, parse_label, parse_source
+
+CWD = Path("/work/proj")
+HOME = Path("/home/u")
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "label", "ref", "sub"),
+    [
+        ("owner/repo", SourceKind.GITHUB, "github:owner/repo", None, None),
+        ("owner/repo@v1.2", SourceKind.GITHUB, "github:owner/repo@v1.2", "v1.2", None),
+        ("owner/repo@abc123", SourceKind.GITHUB, "github:owner/repo@abc123", "abc123", None),
+        (
+            "owner/repo:path/to/items",
+            SourceKind.GITHUB,
+            "github:owner/repo:path/to/items",
+            None,
+            "path/to/items",
+        ),
+        (
+            "owner/repo@main:skills",
+            SourceKind.GITHUB,
+            "github:owner/repo@main:skills",
+            "main",
+            "skills",
+        ),
+        (
+            "owner/repo:platform.bundle.yaml",
+            SourceKind.GITHUB,
+            "github:owner/repo:platform.bundle.yaml",
+            None,
+            "platform.bundle.yaml",
+        ),
+        ("https://github.com/owner/repo", SourceKind.GITHUB, "github:owner/repo", None, None),
+        (
+            "https://github.com/owner/repo.git@v2",
+            SourceKind.GITHUB,
+            "github:owner/repo@v2",
+            "v2",
+            None,
+        ),
+        (
+            "https://gitlab.com/owner/repo",
+            SourceKind.GIT,
+            "https://gitlab.com/owner/repo",
+            None,
+            None,
+        ),
+        (
+            "https://gitlab.com/group/subgroup/repo/",
+            SourceKind.GIT,
+            "https://gitlab.com/group/subgroup/repo",
+            None,
+            None,
+        ),
+        (
+            "https://git.example.com/a/b/c/d.git@v1:skills/x",
+            SourceKind.GIT,
+            "https://git.example.com/a/b/c/d@v1:skills/x",
+            "v1",
+            "skills/x",
+        ),
+        ("./local", SourceKind.LOCAL, "local:/work/proj/local", None, None),
+        ("../up/reg", SourceKind.LOCAL, "local:/work/up/reg", None, None),
+        ("/abs/reg", SourceKind.LOCAL, "local:/abs/reg", None, None),
+        ("~", SourceKind.LOCAL, "local:/home/u", None, None),
+        ("~/reg", SourceKind.LOCAL, "local:/home/u/reg", None, None),
+    ],
+)
+def test_grammar(text, kind, label, ref, sub):
+    spec = parse_source(text, cwd=CWD, home=HOME)
+    assert (spec.kind, spec.label, spec.ref, spec.subpath) == (kind, label, ref, sub)
+    assert parse_label(spec.label) == spec
+
+
+def test_clone_urls():
+    gh = parse_source("o/r@v1", cwd=CWD, home=HOME)
+    assert gh.clone_url() == "https://github.com/o/r.git"
+    assert gh.clone_url("file:///mirror") == "file:///mirror/o/r.git"
+    git = parse_source("https://h.example/g/s/r", cwd=CWD, home=HOME)
+    assert git.clone_url() == "https://h.example/g/s/r.git"
+
+
+def test_bundle_paths():
+    assert parse_source("o/r:b/x.bundle.yaml", cwd=CWD, home=HOME).bundle_path == "b/x.bundle.yaml"
+    assert parse_source("./x.bundle.yaml", cwd=CWD, home=HOME).bundle_path is not None
+    assert parse_source("o/r:skills", cwd=CWD, home=HOME).bundle_path is None
+
+
+@pytest.mark.parametrize("text", ["gitlab:org/repo", "gitlab+git.example.com:org/repo"])
+def test_removed_gitlab_shorthand_is_usage_error(text):
+    with pytest.raises(UsageError, match="removed") as info:
+        parse_source(text, cwd=CWD, home=HOME)
+    assert info.value.exit_code == 2
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "repo",
+        "a/b/c",
+        "owner/repo@",
+        "owner/repo:",
+        "owner/repo:../escape",
+        "o w/repo",
+        "https://host",
+        "https://user:pw@host/o/r",
+        "http://host/o/r",
+        "git@github.com:o/r",
+        "https://github.com/a/b/c",
+    ],
+)
+def test_invalid_sources(text):
+    with pytest.raises(UsageError):
+        parse_source(text, cwd=CWD, home=HOME)
+
+
+def test_recorded_gitlab_label_gets_guidance():
+    with pytest.raises(SourceError, match="https URL"):
+        parse_label("gitlab:org/repo")
+
+
+_part = st.text("abcdefghijklmnopqrstuvwxyz0123456789-_.", min_size=1, max_size=12).filter(
+    lambda s: s not in (".", "..") and not s.endswith(".git")
+)
+
+
+@settings(max_examples=150)
+@given(
+    owner=_part,
+    repo=_part,
+    ref=st.none() | st.text("abcdef0123456789v.-_/", min_size=1, max_size=10),
+    sub=st.none() | st.lists(_part, min_size=1, max_size=3).map("/".join),
+)
+def test_github_label_round_trip(owner, repo, ref, sub):
+    text = f"{owner}/{repo}" + (f"@{ref}" if ref else "") + (f":{sub}" if sub else "")
+    spec = parse_source(text, cwd=CWD, home=HOME)
+    assert (spec.location, spec.ref, spec.subpath) == (f"{owner}/{repo}", ref, sub)
+    assert parse_label(spec.label) == spec
+
+
+def test_cli_gitlab_shorthand_exits_2(cli, project):
+    out = cli.run("add", "gitlab:org/repo", cwd=project)
+    assert out.returncode == 2
+    assert "https://" in out.stderr
+    assert not (project / ".upskill-lock.json").exists()
