@@ -58,6 +58,10 @@ def registered_hooks() -> list[BundleHook]:
     """Import lazily: extension code loads only when a bundle run needs it."""
     hooks: list[BundleHook] = []
     # EXTENSIONS: register hooks here
+    from upskill.mcp.hook import McpHook
+    from upskill.plugins.hook import PluginHook
+
+    hooks += [McpHook(), PluginHook()]
     return hooks
 
 

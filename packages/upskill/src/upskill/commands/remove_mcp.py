@@ -1,0 +1,64 @@
+"""`upskill remove-mcp <name>`: unregister a bundle's MCP server everywhere it was configured."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from upskill.install.cliargs import scope_flags
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("name", help="the MCP server name recorded in the lockfile")
+    scope_flags(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    import dataclasses
+
+    from upskill.errors import UpskillError
+    from upskill.install.journal import Transaction, apply_transaction
+    from upskill.install.scope import World, resolve_scope
+    from upskill.install.scopelock import ScopeLock
+    from upskill.install.session import Session
+    from upskill.install.ui import Console
+    from upskill.mcp import records as conv
+    from upskill.mcp.clientcli import SubprocessCli
+    from upskill.mcp.configure import client_scope
+    from upskill.mcp.hook import places_for
+    from upskill.mcp.unregister import unregister
+    from upskill.state.lockfile import serialise_lockfile
+
+    console = Console.create(sys.stdout, sys.stderr, quiet=args.quiet, no_color=args.no_color)
+    try:
+        world = World.current()
+        scope = resolve_scope(world, project=args.project, global_=args.global_)
+        session = Session(world, scope)
+        session.read_lock()  # fail on a malformed lockfile before locking
+        with ScopeLock(scope.lock_path):
+            lock = session.read_lock()
+            mine = [m for m in lock.mcps if m.get("name") == args.name]
+            if not mine:
+                recorded = sorted({str(m.get("name")) for m in lock.mcps})
+                hint = f" (recorded: {', '.join(recorded)})" if recorded else ""
+                raise UpskillError(f"no MCP server named {args.name!r} is recorded{hint}")
+            default = client_scope(scope.kind.value == "global")
+            typed = [r for m in mine if (r := conv.mcp_from_dict(m, default)) is not None]
+            report = unregister(
+                typed, places=places_for(scope.root, world.env), cli=SubprocessCli(world.env)
+            )
+            kept = tuple(m for m in lock.mcps if m.get("name") != args.name)
+            new = dataclasses.replace(lock, mcps=kept)
+            apply_transaction(
+                scope.root, scope.lockfile, Transaction((), (), serialise_lockfile(new))
+            )
+    except UpskillError as exc:
+        console.error(str(exc))
+        return exc.exit_code
+    for line in report.notices:
+        console.info(line)
+    for line in report.warnings:
+        console.warn(line)
+    clients = ", ".join(r.client.value for r in typed)
+    console.info(f"removed MCP server {args.name} ({clients})")
+    return 0

@@ -1,0 +1,107 @@
+"""The lifecycle hook for bundle MCP servers (registered in install/extensions.py).
+
+add/update configure every MCP server of the installed bundles for the
+selected targets; removing a bundle leaves its servers configured (the
+book's explicit `remove-mcp` is the removal path) and says so; doctor
+reconciles each record.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from upskill.mcp import records as conv
+from upskill.mcp.clientcli import SubprocessCli
+from upskill.mcp.configure import client_scope, configure_servers
+from upskill.mcp.model import ALL_TARGETS, Target, from_format
+from upskill.mcp.reconcile import reconcile
+from upskill.mcp.shapes import Places
+from upskill.mcp.unregister import unregister
+
+if TYPE_CHECKING:
+    from upskill.install.extensions import HookContext, HookResult, ResolvedBundle
+
+
+def places_for(root: Path, env: Mapping[str, str]) -> Places:
+    home = Path(env.get("HOME") or env.get("USERPROFILE") or Path.home())
+    config_home = Path(env.get("XDG_CONFIG_HOME") or home / ".config")
+    return Places(root=root, home=home, config_home=config_home, macos=sys.platform == "darwin")
+
+
+def targets_for(selection: Sequence[str]) -> tuple[Target, ...]:
+    """MCP targets of a client selection; empty means every target."""
+    if not selection:
+        return ALL_TARGETS
+    return tuple(t for t in ALL_TARGETS if t.value in selection)
+
+
+def warning_lines(lines: Sequence[str]) -> list[str]:
+    return [f"warning: {line}" for line in lines]
+
+
+class McpHook:
+    def install(self, ctx: HookContext, bundles: Sequence[ResolvedBundle]) -> HookResult:
+        from upskill.install.extensions import HookResult
+
+        if ctx.dry_run:
+            return HookResult(ctx.lock.plugins, ctx.lock.mcps)
+        scope = client_scope(ctx.scope == "global")
+        places = places_for(ctx.root, ctx.env)
+        cli = SubprocessCli(ctx.env)
+        mcps = ctx.lock.mcps
+        messages: list[str] = []
+        for resolved in bundles:
+            servers = [from_format(s) for s in resolved.bundle.mcps]
+            names = {s.name for s in servers}
+            gone = [
+                r
+                for raw in mcps
+                if (r := conv.mcp_from_dict(raw, scope)) is not None
+                and r.bundle == resolved.name
+                and r.name not in names
+            ]
+            if gone:  # the bundle no longer declares them
+                dropped = unregister(gone, places=places, cli=cli)
+                messages += [*dropped.notices, *warning_lines(dropped.warnings)]
+                keys = {(r.name, r.client.value) for r in gone}
+                mcps = tuple(m for m in mcps if (m.get("name"), m.get("client")) not in keys)
+            if not servers:
+                continue
+            report = configure_servers(
+                servers,
+                targets_for(ctx.selection),
+                scope=scope,
+                bundle=resolved.name,
+                places=places,
+                cli=cli,
+                env=ctx.env,
+            )
+            messages += [*report.notices, *warning_lines(report.warnings)]
+            mcps = conv.upsert(mcps, [conv.mcp_to_dict(r) for r in report.records])
+        return HookResult(ctx.lock.plugins, mcps, tuple(messages))
+
+    def remove(self, ctx: HookContext, bundle_names: Sequence[str]) -> HookResult:
+        from upskill.install.extensions import HookResult
+
+        kept = sorted(
+            {str(m.get("name")) for m in ctx.lock.mcps if m.get("bundle") in bundle_names}
+        )
+        messages = tuple(
+            f"mcp {name} stays configured; remove it with `upskill remove-mcp {name}`"
+            for name in kept
+        )
+        return HookResult(ctx.lock.plugins, ctx.lock.mcps, messages)
+
+    def doctor(self, ctx: HookContext) -> dict[str, list[Any]]:
+        scope = client_scope(ctx.scope == "global")
+        parsed = [conv.mcp_from_dict(raw, scope) for raw in ctx.lock.mcps]
+        records = [r for r in parsed if r is not None]
+        if not records:
+            return {}
+        checks = reconcile(
+            records, places=places_for(ctx.root, ctx.env), cli=SubprocessCli(ctx.env)
+        )
+        return {"mcp_entries": [c.to_json() for c in checks]}
