@@ -22,13 +22,17 @@ def test_example_is_locked_and_renders(ws) -> None:  # type: ignore[no-untyped-d
     rendered = ws.run("render", "--locked", "--manifest", str(manifest))
     assert rendered.code == 0
     text = rendered.stdout.decode("utf-8")
-    assert text.startswith("# Agent Instructions\n\n<!-- agents-md-compiler:generated format=2 -->\n")
+    assert text.startswith(
+        "# Agent Instructions\n\n<!-- agents-md-compiler:generated format=2 -->\n"
+    )
     for heading in ("# Code Review", "# Testing", "# Security Practices"):
         assert heading in text
     assert text.index("id=code-review") < text.index("id=testing") < text.index("id=security")
     assert len(rendered.stdout) == doc["output_bytes"]
     target = ws.root / "AGENTS.md"
-    assert ws.run("install", "--apply", "--manifest", str(manifest), "--target", str(target)).code == 0
+    assert (
+        ws.run("install", "--apply", "--manifest", str(manifest), "--target", str(target)).code == 0
+    )
     assert target.read_bytes() == rendered.stdout
     check = ws.run("check", "--manifest", str(manifest), "--target", str(target))
     assert check.stdout == b"CURRENT\n"

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import IO, NoReturn
 
-from agents_md_compiler.errors import EXIT_ERROR, CompilerError, UsageError
+from agents_md_compiler.errors import CompilerError, UsageError
 from agents_md_compiler.invocation import Invocation
 from agents_md_compiler.outcome import Outcome
 from agents_md_compiler.seams import Seams
@@ -177,7 +177,7 @@ class Printer:
             if paths is not None:
                 error["paths"] = paths
             state = None if exc.state is None else str(exc.state)
-            emit_json(self._envelope(False, state) | {"error": error}, sys.stdout)
+            emit_json(self.envelope(False, state) | {"error": error}, sys.stdout)
         label = "error" if exc.state is None else str(exc.state)
         sys.stderr.write(f"{self._prefix()}: {label}: {exc.describe()}\n")
         return exc.exit_code
@@ -186,7 +186,7 @@ class Printer:
         ok = outcome.exit_code == 0
         state = None if outcome.state is None else str(outcome.state)
         if self.fmt == FORMAT_JSON:
-            emit_json(self._envelope(ok, state) | outcome.fields, sys.stdout)
+            emit_json(self.envelope(ok, state) | outcome.fields, sys.stdout)
         elif outcome.stdout is not None:
             sys.stdout.flush()
             sys.stdout.buffer.write(outcome.stdout)
@@ -201,7 +201,7 @@ class Printer:
             sys.stderr.write(f"{self._prefix()}: {state}{detail}\n")
         return outcome.exit_code
 
-    def _envelope(self, ok: bool, state: str | None) -> dict[str, object]:
+    def envelope(self, ok: bool, state: str | None) -> dict[str, object]:
         return {
             "command": self.command,
             "ok": ok,
@@ -223,7 +223,7 @@ def main(argv: Sequence[str] | None = None, *, seams: Seams | None = None) -> in
         printer.command = "version"
         version = installed_version()
         if printer.fmt == FORMAT_JSON:
-            emit_json(printer._envelope(True, None) | {"version": version}, sys.stdout)
+            emit_json(printer.envelope(True, None) | {"version": version}, sys.stdout)
         else:
             sys.stdout.write(version + "\n")
         return 0
@@ -243,7 +243,3 @@ def main(argv: Sequence[str] | None = None, *, seams: Seams | None = None) -> in
     if args.command == "init" and printer.fmt == FORMAT_TEXT:
         outcome.stdout = (shlex.join(outcome.fields["next_command"]) + "\n").encode()  # type: ignore[arg-type]
     return printer.outcome(outcome)
-
-
-def _unused() -> int:  # pragma: no cover
-    return EXIT_ERROR

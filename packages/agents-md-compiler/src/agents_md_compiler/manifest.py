@@ -121,12 +121,17 @@ def _modules(
     return tuple(specs)
 
 
-def _identifier(table: Mapping[str, object], key: str, label: str, path: PathPair) -> str:
+def _string(table: Mapping[str, object], key: str, label: str, path: PathPair) -> str:
     value = table.get(key)
     if value is None:
         raise _error(path, f"{label} is missing")
     if type(value) is not str:
         raise _error(path, f"{label} must be a string, not {_tname(value)}")
+    return value
+
+
+def _identifier(table: Mapping[str, object], key: str, label: str, path: PathPair) -> str:
+    value = _string(table, key, label, path)
     if not value:
         raise _error(path, f"{label} must not be empty")
     if not IDENTIFIER_RE.match(value):
@@ -135,11 +140,7 @@ def _identifier(table: Mapping[str, object], key: str, label: str, path: PathPai
 
 
 def _nonblank(table: Mapping[str, object], key: str, label: str, path: PathPair) -> str:
-    value = table.get(key)
-    if value is None:
-        raise _error(path, f"{label} is missing")
-    if type(value) is not str:
-        raise _error(path, f"{label} must be a string, not {_tname(value)}")
+    value = _string(table, key, label, path)
     if not value.strip():
         raise _error(path, f"{label} must not be blank")
     return value
