@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import datetime
 import functools
-import json
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -31,14 +30,29 @@ _RESERVED = re.compile(
     """
 )
 _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
-_NEEDS_DOUBLE = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029\ufeff]")
+# Line breaks, tabs and anything YAML cannot carry raw need a double-quoted escape.
+_NEEDS_DOUBLE = re.compile("[^\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def _double_quoted(value: str) -> str:
+    out = []
+    for ch in value:
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif _NEEDS_DOUBLE.match(ch):
+            code = ord(ch)
+            out.append(f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
 
 
 @functools.lru_cache(maxsize=4096)
 def scalar(value: str) -> str:
     """A string as a YAML scalar, quoted only when needed."""
     if _NEEDS_DOUBLE.search(value):
-        return json.dumps(value, ensure_ascii=False)
+        return _double_quoted(value)
     if _is_plain_safe(value):
         return value
     return "'" + value.replace("'", "''") + "'"
