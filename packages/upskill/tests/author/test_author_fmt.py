@@ -168,3 +168,17 @@ def test_undiscoverable_bundle_is_skipped_but_explicit_one_fails(work, upskill, 
     lint = upskill("lint", "notes.bundle.yaml")
     assert lint.returncode == 1
     assert "[frontmatter] missing required integer field 'schema'" in lint.stdout
+
+
+def test_override_bodies_are_formatted_and_frontmatter_refused(work, upskill, writer):
+    writer(work / "o" / "RULE.md", "---\nschema: 1\nname: o\ndescription: d\n---\n\n## O\n")
+    body = writer(work / "o" / "RULE.copilot.md", "## Copilot\n* one\n* two\n")
+    bad = writer(work / "o" / "RULE.claude.md", "---\nname: o\n---\n\n## Claude\n")
+    result = upskill("fmt")
+    assert result.returncode == 1
+    assert body.read_text() == "## Copilot\n\n- one\n- two\n"
+    assert bad.read_text() == "---\nname: o\n---\n\n## Claude\n"
+    assert result.stderr == (
+        "upskill fmt: o/RULE.claude.md:1: override files contain body only; "
+        "remove the '---' block\n"
+    )

@@ -81,8 +81,8 @@ def test_every_rule_id_with_exact_output(work, upskill, writer):
         "file name stem 'right'",
         "error: schema2/RULE.md:2 [frontmatter] requires format schema 2, but this upskill "
         "supports schema 1 at most; upgrade upskill to read it",
-        "warning: unformatted/RULE.md:7 [body-format] body is not formatted canonically "
-        "(seam or Markdown); run `upskill fmt`",
+        "warning: unformatted/RULE.md:7 [body-format] body (or seam) is not formatted "
+        "canonically; run `upskill fmt`",
         "error: wrongname/SKILL.md:3 [name-matches-dir] name 'other' differs from the "
         "directory name 'wrongname'",
         "15 file(s) checked, 20 findings",
@@ -153,8 +153,8 @@ def test_not_an_ssot_file_and_missing_path_are_usage_errors(work, upskill, write
     result = upskill("lint", "README.md")
     assert result.returncode == 2
     assert result.stderr == (
-        "upskill lint: README.md: not an SSOT file "
-        "(expected RULE.md, SKILL.md, AGENT.md or *.bundle.yaml)\n"
+        "upskill lint: README.md: not an SSOT file (expected RULE.md, SKILL.md, AGENT.md, "
+        "a <KIND>.<client>.md override or *.bundle.yaml)\n"
     )
     missing = upskill("lint", "nope")
     assert missing.returncode == 2
@@ -190,3 +190,18 @@ def test_override_with_frontmatter_is_reported(work, upskill, writer):
         "error: o/RULE.claude.md:1 [frontmatter] override files contain body only; "
         "frontmatter comes from RULE.md (remove the '---' block)"
     )
+
+
+def test_override_bodies_get_body_checks(work, upskill, writer):
+    writer(work / "o" / "SKILL.md", "---\nschema: 1\nname: o\ndescription: d\n---\n\n## O\n")
+    writer(work / "o" / "SKILL.claude.md", "# Claude\n\n```\nx\n```\n\nSee [m](missing.md).\n")
+    result = upskill("lint")
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == [
+        "warning: o/SKILL.claude.md:1 [body-h1] H1 heading in the body; start at '##' "
+        "(clients derive the H1 from the name)",
+        "warning: o/SKILL.claude.md:3 [fence-lang] fenced code block without a language "
+        "(use 'text' when none applies)",
+        "error: o/SKILL.claude.md:7 [link] link 'missing.md': no such file",
+        "2 file(s) checked, 3 findings",
+    ]

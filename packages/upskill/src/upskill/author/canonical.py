@@ -87,9 +87,23 @@ def canonical_bundle(text: str, path: Path) -> str:
     return reorder_yaml(normalise_newlines(text), "bundle", path)
 
 
+def canonical_override(text: str, path: Path) -> str:
+    """Canonical text of a `<KIND>.<client>.md` override: a formatted body, no frontmatter."""
+    from upskill.format.frontmatter import has_frontmatter
+    from upskill.markdown import format_body
+
+    if has_frontmatter(text):
+        raise FormatError(
+            "override files contain body only; remove the '---' block", path=path, line=1
+        )
+    return format_body(text)
+
+
 def canonical_text(text: str, kind: str, path: Path) -> str:
     if kind == "bundle":
         return canonical_bundle(text, path)
+    if kind == "override":
+        return canonical_override(text, path)
     return canonical_entrypoint(text, kind, path)
 
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from upskill.clients import OVERRIDE_CLIENTS
 from upskill.errors import UsageError
 from upskill.format.bundles import BUNDLE_SUFFIX, is_discoverable_bundle
 from upskill.format.discover import bundle_files, item_dirs
@@ -26,13 +27,27 @@ class Target:
     """One SSOT file to check or format. `explicit` when named on the command line."""
 
     path: Path
-    kind: str  # rule | skill | agent | bundle
+    kind: str  # rule | skill | agent | bundle | override
     explicit: bool = False
+
+    @property
+    def body_kind(self) -> str:
+        """The item kind whose body this file holds (an override's entrypoint kind)."""
+        if self.kind == "override":
+            return str(ENTRYPOINTS[f"{self.path.name.split('.', 1)[0]}.md"])
+        return self.kind
+
+
+OVERRIDE_NAMES: frozenset[str] = frozenset(
+    f"{kind.name}.{client}.md" for kind in KINDS for client in OVERRIDE_CLIENTS
+)
 
 
 def kind_of(path: Path) -> str | None:
     if path.name in ENTRYPOINTS:
         return str(ENTRYPOINTS[path.name])
+    if path.name in OVERRIDE_NAMES:
+        return "override"
     if path.name.endswith(BUNDLE_SUFFIX) and len(path.name) > len(BUNDLE_SUFFIX):
         return "bundle"
     return None
@@ -40,10 +55,10 @@ def kind_of(path: Path) -> str | None:
 
 def _walk(root: Path) -> list[Target]:
     found = [
-        Target(directory / kind.entrypoint, str(kind))
+        Target(directory / name, kind)
         for directory in item_dirs(root)
-        for kind in KINDS
-        if (directory / kind.entrypoint).is_file()
+        for name in sorted(ENTRYPOINTS.keys() | OVERRIDE_NAMES)
+        if (kind := kind_of(Path(name))) is not None and (directory / name).is_file()
     ]
     found.extend(
         Target(path, "bundle") for path in bundle_files(root) if is_discoverable_bundle(path)
@@ -59,7 +74,8 @@ def discover_targets(paths: Sequence[Path]) -> list[Target]:
             kind = kind_of(path)
             if kind is None:
                 raise UsageError(
-                    "not an SSOT file (expected RULE.md, SKILL.md, AGENT.md or *.bundle.yaml)",
+                    "not an SSOT file (expected RULE.md, SKILL.md, AGENT.md, "
+                    "a <KIND>.<client>.md override or *.bundle.yaml)",
                     path=path,
                 )
             targets.append(Target(path, kind, explicit=True))

@@ -55,6 +55,8 @@ class FileLinter:
             text = read_text(self.path)
             if self.target.kind == "bundle":
                 self._bundle(text)
+            elif self.target.kind == "override":
+                self._override(text)
             else:
                 self._entrypoint(text)
         except FormatError as error:
@@ -109,14 +111,7 @@ class FileLinter:
         self._key_order(document.yaml, document.yaml_line)
         formatted = format_body(document.body)
         expected = f"\n{formatted}" if formatted else ""
-        if document.body != expected:
-            line = document.body_line + _first_difference(document.body, expected)
-            self.add(
-                line,
-                "body-format",
-                Severity.WARNING,
-                "body is not formatted canonically (seam or Markdown); run `upskill fmt`",
-            )
+        self._body_format(document.body, expected, document.body_line, "body (or seam)")
         if not self._blocks_model(specific):
             self._model_entrypoint(text)
 
@@ -144,6 +139,27 @@ class FileLinter:
                 for f in self.findings
             ):
                 self.findings.append(finding)
+
+    def _body_format(self, body: str, expected: str, first_line: int, what: str) -> None:
+        if body != expected:
+            line = first_line + _first_difference(body, expected)
+            self.add(
+                line,
+                "body-format",
+                Severity.WARNING,
+                f"{what} is not formatted canonically; run `upskill fmt`",
+            )
+
+    def _override(self, text: str) -> None:
+        """Override bodies: body checks only; frontmatter in one is the model's finding."""
+        from upskill.format.frontmatter import has_frontmatter
+        from upskill.markdown import format_body
+
+        if has_frontmatter(text):
+            return
+        self.findings.extend(check_body(self.path, self.target.body_kind, text, 1))
+        self._raw_form()
+        self._body_format(text, format_body(text), 1, "override body")
 
     def _bundle(self, text: str) -> None:
         from upskill.format.bundles import parse_bundle
