@@ -78,15 +78,15 @@ def reference_tree(runner: str) -> list[Entry]:
         header = ObjectHeader(runner, ObjectClass.BIN, tool)
         entries.append(Entry(f"bin/{tool}", render_object(header), mode=0o700))
     entries.append(Entry("model/debug", mode=0o700))
-    entries += object_entries(ObjectClass.MODEL, "model", "debug/echo", 0, 0, runner)
+    model = object_entries(ObjectClass.MODEL, "model", "debug/echo", 0, 0, runner)
+    entries += _override(model, Entry("model/debug/echo.d/driver", b"kind=echo\n"))
     entries += [
         Entry("model/main", link="/ctx/model/debug/echo"),
         Entry("model/helper", link="/ctx/model/debug/echo"),
         Entry("model/route", b"fallback: direct\n"),
     ]
     coder = object_entries(ObjectClass.AGENT, "agent", "coder", 0, 0, runner)
-    label = Entry("agent/coder.d/label", b"user_u:agent_r:coder_t:s0\n")
-    entries += [label if e.path == label.path else e for e in coder]
+    entries += _override(coder, Entry("agent/coder.d/label", b"user_u:agent_r:coder_t:s0\n"))
     entries.append(Entry("agent/coder.sock", link="/run/cortexfs/agent/coder.sock"))
     entries += home_entries(0)
     entries += [
@@ -97,6 +97,10 @@ def reference_tree(runner: str) -> list[Entry]:
     state = {"tree_version": TREE_VERSION, "migrations": []}
     entries.append(Entry("bin/cortexfs.bootstrap.json", (json.dumps(state) + "\n").encode()))
     return entries
+
+
+def _override(entries: list[Entry], replacement: Entry) -> list[Entry]:
+    return [replacement if e.path == replacement.path else e for e in entries]
 
 
 def home_entries(uid: int) -> list[Entry]:
