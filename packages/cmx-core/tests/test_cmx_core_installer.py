@@ -98,10 +98,13 @@ def test_shared_dir_written_once_with_one_lock_per_platform(
     writes: list[Path] = []
     import cmx_core.applier as applier
 
-    real = applier.write_tree
-    monkeypatch.setattr(
-        applier, "write_tree", lambda dest, files: (writes.append(dest), real(dest, files))
-    )
+    real = applier.stage_tree
+
+    def spy(dest: Path, files: Any) -> Any:
+        writes.append(dest)
+        return real(dest, files)
+
+    monkeypatch.setattr(applier, "stage_tree", spy)
     installer = machine.installer()
     report = installer.apply(sample_bundle, installer.plan(sample_bundle, Scope.GLOBAL))
     shared = machine.home / ".agents/skills/sample"

@@ -18,7 +18,7 @@ from cmx_core.platforms import ArtifactKind
 from cmx_core.report import Report, TargetOutcome
 from cmx_core.scopelock import scope_lock
 from cmx_core.sources import bundled_source_name, register
-from cmx_core.treewriter import remove_path, write_tree
+from cmx_core.treewriter import commit_trees, remove_path, stage_tree
 
 
 def discarded_paths(dest: Path, files: tuple[SkillFile, ...]) -> tuple[Path, ...]:
@@ -72,8 +72,13 @@ def _apply_locked(
     for dest in sorted(replaced):
         if dest.exists() or dest.is_symlink():
             remove_path(dest)
-    for dest in dict.fromkeys(t.dest_dir for t in writing):
-        write_tree(dest, files)
+    config = load_config(layout)
+    registering = plan.cmx_present and config.managed_platforms is not None
+    materialized = artifact_home(config, layout) / "skills" / plan.tool.name
+    trees = [stage_tree(dest, files) for dest in dict.fromkeys(t.dest_dir for t in writing)]
+    if registering:
+        trees.append(stage_tree(materialized, files))
+    commit_trees(trees)
 
     installed_at = rfc3339(clock.now())
     entry = skill_lock_entry(plan.tool, plan.source_checksum, installed_at)
@@ -96,24 +101,12 @@ def _apply_locked(
                 discarded.get(target.dest_dir, ()),
             )
         )
-    registered = _register_source(plan, files, layout, installed_at)
-    return Report(plan.tool, plan.scope, tuple(outcomes), registered)
-
-
-def _register_source(
-    plan: InstallPlan, files: tuple[SkillFile, ...], layout: Layout, timestamp: str
-) -> bool:
-    """Only a cmx-managed machine gets a `bundled:<name>` source and a home copy (§8.2)."""
-    config = load_config(layout)
-    if not (plan.cmx_present and config.managed_platforms is not None):
-        return False
-    materialized = artifact_home(config, layout) / "skills" / plan.tool.name
-    write_tree(materialized, files)
-    register(
-        layout.sources_path,
-        bundled_source_name(plan.tool.name),
-        materialized,
-        timestamp,
-        replace=False,
-    )
-    return True
+    if registering:
+        register(
+            layout.sources_path,
+            bundled_source_name(plan.tool.name),
+            materialized,
+            installed_at,
+            replace=False,
+        )
+    return Report(plan.tool, plan.scope, tuple(outcomes), registering)

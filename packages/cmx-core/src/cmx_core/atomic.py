@@ -7,10 +7,24 @@ import os
 from pathlib import Path
 
 
-def _fsync_dir(directory: Path) -> None:
+def fsync_dir(directory: Path) -> None:
+    """Make a rename inside `directory` durable."""
     fd = os.open(directory, os.O_RDONLY)
     try:
         os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_file(path: Path, data: bytes, *, durable: bool) -> None:
+    """Create or truncate `path` and write all of `data`; fsync when `durable`."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        if durable:
+            os.fsync(fd)
     finally:
         os.close(fd)
 
@@ -22,23 +36,11 @@ def write_atomic(path: Path, data: bytes, *, tmp_name: str | None = None) -> Non
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(tmp_name if tmp_name is not None else f".{path.name}.cmx-tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     try:
-        try:
-            _write_all(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        write_file(tmp, data, durable=True)
         tmp.replace(path)
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
-    _fsync_dir(path.parent)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
+    fsync_dir(path.parent)
