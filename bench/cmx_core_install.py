@@ -115,7 +115,8 @@ def main() -> None:
     cmx = statistics.median(cmx_times)
     copy = statistics.median(copy_times)
     print(
-        f"bundle: {FILE_COUNT} files, {total_bytes} bytes; {dirs} destination dirs; runs: {args.runs}"
+        f"bundle: {FILE_COUNT} files, {total_bytes} bytes; "
+        f"{dirs} destination dirs; runs: {args.runs}"
     )
     print(f"cmx-core plan (median):        {statistics.median(plan_times) * 1000:8.1f} ms")
     print(f"cmx-core plan+apply (median):  {cmx * 1000:8.1f} ms")
