@@ -85,7 +85,7 @@ def discover(root: Path) -> Catalog:
         raise FormatError("source root is not a directory", path=root)
     items: list[Item] = []
     seen: dict[tuple[Kind, str], Path] = {}
-    for directory in item_dirs(root):
+    for directory in sorted(item_dirs(root)):
         for item in load_item_dir(directory):
             other = seen.get(item.identity)
             if other is not None:

@@ -1,0 +1,97 @@
+"""Source-tree discovery ("Upskill conventions") and item-directory loading."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from upskill.format import Kind, discover, load_item_dir
+
+RULE = "---\ndescription: d\n---\n"
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def test_conventional_layout(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "skills/lic/RULE.md": RULE,
+            "skills/review/SKILL.md": RULE,
+            "skills/sec/AGENT.md": RULE,
+            "skills/api/RULE.md": "---\nname: api-rule\ndescription: d\n---\n",
+            "skills/api/SKILL.md": RULE,
+            "skills/base.bundle.yaml": "schema: 1\nname: base\ndescription: d\n",
+            "skills/bundles/more.bundle.yaml": "schema: 1\nname: more\ndescription: d\n",
+            "skills/bundles/notes.bundle.yaml": "title: no schema, skipped\n",
+            "skills/base.bundle.md": "docs are ignored",
+            "top/RULE.md": RULE,
+            ".hidden/x/RULE.md": RULE,
+            ".git/h.bundle.yaml": "schema: 1\nname: h\ndescription: d\n",
+            "deep/a/b/RULE.md": RULE,
+        },
+    )
+    catalog = discover(tmp_path)
+    assert [(i.kind.value, i.name, i.group) for i in catalog.items] == [
+        ("rule", "api-rule", "api"),
+        ("skill", "api", "api"),
+        ("rule", "lic", "lic"),
+        ("skill", "review", "review"),
+        ("agent", "sec", "sec"),
+        ("rule", "top", "top"),
+    ]
+    assert [b.name for b in catalog.bundles] == ["base", "more"]
+    assert catalog.item(Kind.RULE, "api-rule") is catalog.items[0]
+    assert catalog.item(Kind.AGENT, "api-rule") is None
+    assert [i.name for i in catalog.named("api")] == ["api-rule", "api"]
+    bundle = catalog.bundle("more")
+    assert bundle is not None and bundle.path == tmp_path / "skills/bundles/more.bundle.yaml"
+
+
+def test_root_that_is_an_item(tmp_path: Path) -> None:
+    write(tmp_path / "solo", {"SKILL.md": RULE, "nested/RULE.md": RULE})
+    catalog = discover(tmp_path / "solo")
+    assert [(i.kind, i.name) for i in catalog.items] == [(Kind.SKILL, "solo")]
+    assert [r.path for r in catalog.items[0].resources] == ["nested/RULE.md"]
+
+
+def test_colocated_kinds_share_resources_but_not_ignore(tmp_path: Path) -> None:
+    write(
+        tmp_path / "pair",
+        {
+            "SKILL.md": "---\ndescription: d\nignore: ['*.md']\n---\n",
+            "AGENT.md": RULE,
+            "AGENT.claude.md": "## Claude body\n",
+            "SKILL.opencode.md": "## Opencode body\n",
+            "ref.md": "r",
+            "bin/run": "x",
+        },
+    )
+    skill, agent = load_item_dir(tmp_path / "pair")
+    assert [r.path for r in skill.resources] == ["bin/run"]
+    assert [r.path for r in agent.resources] == ["bin/run", "ref.md"]
+    assert dict(agent.overrides) == {"claude": "## Claude body\n"}
+    assert dict(skill.overrides) == {"opencode": "## Opencode body\n"}
+
+
+def test_resource_modes_and_bytes(tmp_path: Path) -> None:
+    write(tmp_path / "x", {"RULE.md": RULE})
+    script = tmp_path / "x" / "run.sh"
+    script.write_bytes(b"\x00\x01binary")
+    script.chmod(0o750)
+    (rule,) = load_item_dir(tmp_path / "x")
+    (resource,) = rule.resources
+    assert (resource.path, resource.data, resource.mode) == ("run.sh", b"\x00\x01binary", 0o750)
+
+
+def test_crlf_and_bom_are_tolerated(tmp_path: Path) -> None:
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "RULE.md").write_bytes(
+        b"\xef\xbb\xbf---\r\ndescription: d\r\n---\r\n\r\n## Body\r\n"
+    )
+    (rule,) = load_item_dir(tmp_path / "x")
+    assert (rule.description, rule.body, rule.body_line) == ("d", "\n## Body\n", 4)
