@@ -34,7 +34,7 @@ def _parser() -> argparse.ArgumentParser:
     project.add_argument("server")
     project.add_argument("--into", help="tool directory (default: $CTX_HOME/tool)")
     project.add_argument("--dry-run", action="store_true")
-    project.add_argument("server_command", nargs=argparse.REMAINDER)
+    project.epilog = "The server command follows `--`: ctx mcp project calc -- python3 calc.py"
     return parser
 
 
@@ -45,7 +45,7 @@ def _mcp_project(env: object, args: argparse.Namespace) -> list[str]:
     from cortexfs.mcp_project import apply_projection, plan_projection
 
     assert isinstance(env, CtxEnv)
-    command = args.server_command[1:] if args.server_command[:1] == ["--"] else args.server_command
+    command = args.server_command
     if not command:
         raise BadInput(
             "usage: ctx mcp project SERVER [--into DIR] [--dry-run] -- COMMAND [ARGS...]"
@@ -88,10 +88,14 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    words = sys.argv[1:] if argv is None else argv
+    # Everything after `--` is a command line for another program (the MCP server).
+    split = words.index("--") if "--" in words else len(words)
     try:
-        args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
+        args = _parser().parse_args(words[:split])
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else EXIT_BAD_INPUT
+    args.server_command = words[split + 1 :]
     try:
         return _dispatch(args)
     except CtxError as exc:

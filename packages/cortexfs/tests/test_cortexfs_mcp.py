@@ -1,0 +1,96 @@
+"""`ctx mcp project` against a small stdio MCP server; calls go through policy and MCP."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+CTX = str(Path(sys.executable).parent / "ctx")
+
+
+def project(run, mount, server: str, command: list[str], *extra: str):
+    into = str(mount.root / "tool")
+    return run([CTX, "mcp", "project", server, "--into", into, *extra, "--", *command], mount.env())
+
+
+def grant(mount, agent: str, subject: str, tools: list[str]) -> None:
+    controls = mount.root / "agent" / f"{agent}.d"
+    os.mkdir(controls)
+    (controls / "label").write_bytes(f"user_u:agent_r:{subject}:s0\n".encode())
+    (controls / "tools").write_bytes("".join(f"{t}\n" for t in tools).encode())
+    rules = "".join(f"allow {subject} tool:{t} execute\n" for t in tools)
+    (controls / "policy").write_bytes(rules.encode())
+
+
+def test_projection_writes_objects_that_grant_nothing(ctx_mount, mcp_server, unique, run) -> None:
+    dry = project(run, ctx_mount, unique, mcp_server, "--dry-run")
+    assert dry.returncode == 0, dry.stderr
+    tool_dir = ctx_mount.root / "tool"
+    assert dry.stdout.decode().splitlines() == [
+        f"would project {tool_dir}/{unique}.add",
+        f"would project {tool_dir}/{unique}.fail",
+    ]
+    assert not (tool_dir / f"{unique}.add").exists()
+    done = project(run, ctx_mount, unique, mcp_server)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode().splitlines() == [
+        f"projected {tool_dir}/{unique}.add",
+        f"projected {tool_dir}/{unique}.fail",
+    ]
+    controls = tool_dir / f"{unique}.add.d"
+    assert (controls / "description").read_bytes() == b"Add two numbers\n"
+    schema = json.loads((controls / "schema").read_bytes())
+    assert schema["required"] == ["a", "b"]
+    driver = (controls / "driver").read_text().splitlines()
+    assert driver == ["kind=mcp", f"command={json.dumps(mcp_server)}", "tool=add"]
+    assert (controls / "policy").read_bytes() == b""
+    wrapper = (tool_dir / f"{unique}.add").read_text().splitlines()
+    assert wrapper[1:] == ["# cortexfs.object=tool", f"# cortexfs.name={unique}.add"]
+    # Projecting again is idempotent.
+    assert project(run, ctx_mount, unique, mcp_server).returncode == 0
+
+
+def test_projected_tool_call_follows_policy(ctx_mount, mcp_server, unique, run, parse_events):
+    assert project(run, ctx_mount, unique, mcp_server).returncode == 0
+    tool = ctx_mount.root / "tool" / f"{unique}.add"
+    subject = f"{unique}_t"
+    grant(ctx_mount, unique, subject, [f"{unique}.add", f"{unique}.fail"])
+    env = ctx_mount.env(CTX_AGENT=unique)
+    refused = run([str(tool), '{"a": 2, "b": 3}'], env)
+    assert refused.returncode == 13
+    assert "tool " + f"{unique}.add policy" in parse_events(refused.stdout)[1]["message"]
+    for name in ("add", "fail"):
+        rule = f"allow {subject} tool:{unique}.{name} execute\n"
+        (ctx_mount.root / "tool" / f"{unique}.{name}.d" / "policy").write_bytes(rule.encode())
+    ok = run([str(tool), '{"a": 2, "b": 3}'], env)
+    assert ok.returncode == 0, ok.stdout
+    assert parse_events(ok.stdout)[-2:] == [
+        {"type": "message", "text": "5", "content": [{"type": "text", "text": "5"}]},
+        {"type": "done", "status": "ok", "exit_code": 0},
+    ]
+    via_stdin = run([str(tool)], env, stdin=b'{"a": 1, "b": 1}')
+    assert parse_events(via_stdin.stdout)[-2]["text"] == "2"
+    bad = run([str(tool), '{"a": "x"}'], env)
+    assert bad.returncode == 2
+    assert parse_events(bad.stdout)[-2]["errno"] == "EINVAL"
+    not_json = run([str(tool), "a=1"], env)
+    assert not_json.returncode == 2
+    failing = run([str(ctx_mount.root / "tool" / f"{unique}.fail")], env)
+    assert failing.returncode == 1
+    assert [e["type"] for e in parse_events(failing.stdout)] == [
+        "start", "message", "error", "done",
+    ]  # fmt: skip
+
+
+def test_unstartable_server_is_unavailable(ctx_mount, unique, run) -> None:
+    result = project(run, ctx_mount, unique, ["/nonexistent/mcp-server"])
+    assert result.returncode == 69
+    assert result.stderr.decode().startswith("ctx: /nonexistent/mcp-server: cannot start")
+
+
+def test_bad_server_name_writes_nothing(ctx_mount, mcp_server, run) -> None:
+    result = project(run, ctx_mount, "bad/name", mcp_server)
+    assert result.returncode == 2
+    assert "server name" in result.stderr.decode()
