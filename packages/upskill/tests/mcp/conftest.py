@@ -17,6 +17,7 @@ import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -124,6 +125,13 @@ class FakeClients:
             return {"mcp": [], "plugins": [], "marketplaces": []}
         return json.loads(path.read_text())  # type: ignore[no-any-return]
 
+    def state_remove(self, cli: str, kind: str, value: str) -> None:
+        """Simulate an out-of-band uninstall."""
+        path = Path(self.env["FAKE_CLI_STATE"]) / f"{cli}.json"
+        state = self.state(cli)
+        state[kind].remove(value)
+        path.write_text(json.dumps(state))
+
     def fail(self, *names: str) -> None:
         self.env["FAKE_CLI_FAIL"] = ",".join(names)
 
@@ -163,3 +171,51 @@ def fake_clients(tmp_path: Path) -> Callable[..., FakeClients]:
         return fakes
 
     return make
+
+
+@dataclass
+class Project:
+    """A temp consumer project (a git repo, so project scope), a temp HOME and the fakes."""
+
+    root: Path
+    home: Path
+    fakes: FakeClients
+
+    def env(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "XDG_"))}
+        env.update(self.fakes.env)
+        env.update(
+            HOME=str(self.home),
+            XDG_CACHE_HOME=str(self.home / ".cache"),
+            XDG_CONFIG_HOME=str(self.home / ".config"),
+            NO_COLOR="1",
+        )
+        env.pop("DRAWIO_TOKEN", None)
+        return env
+
+    def run(self, *args: str, cwd: Path | None = None) -> Any:
+        import subprocess
+
+        exe = Path(sys.executable).parent / "upskill"
+        return subprocess.run(
+            [str(exe), *args],
+            cwd=cwd or self.root,
+            env=self.env(),
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+            timeout=120,
+            check=False,
+        )
+
+    def lock(self, root: Path | None = None) -> Any:
+        return json.loads(((root or self.root) / ".upskill-lock.json").read_text())
+
+
+@pytest.fixture
+def project(tmp_path: Path, fake_clients: Callable[..., FakeClients]) -> Project:
+    root = tmp_path / "consumer"
+    (root / ".git").mkdir(parents=True)
+    home = tmp_path / "home"
+    home.mkdir()
+    return Project(root, home, fake_clients())
