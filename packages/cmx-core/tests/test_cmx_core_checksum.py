@@ -109,3 +109,20 @@ def test_in_memory_checksum_equals_on_disk(tmp_path: Path, pairs: list[tuple[str
     bundle = BundledSkill.from_files(SkillFile.binary(p, d) for p, d in pairs)
     write_tree(dest, bundle.files)
     assert checksum_dir(dest) == checksum_pairs(pairs)
+
+
+def test_symlink_cycle_inside_the_tree_terminates(tmp_path: Path) -> None:
+    skill = tmp_path / "skill"
+    (skill / "sub").mkdir(parents=True)
+    (skill / "sub/a.md").write_text("a")
+    os.symlink(skill, skill / "sub/loop")
+    assert checksum_dir(skill) == checksum_pairs([("sub/a.md", b"a")])
+
+
+def test_symlinked_sibling_directory_counts_under_both_names(tmp_path: Path) -> None:
+    skill = tmp_path / "skill"
+    (skill / "docs").mkdir(parents=True)
+    (skill / "docs/a.md").write_text("a")
+    os.symlink(skill / "docs", skill / "alias")
+    expected = checksum_pairs([("alias/a.md", b"a"), ("docs/a.md", b"a")])
+    assert checksum_dir(skill) == expected

@@ -22,10 +22,10 @@ from cmx_core.identity import ToolIdentity
 from cmx_core.lockfile import LockEntry, LockSource, load_lockfile, save_lockfile
 from cmx_core.paths import Layout
 from cmx_core.platforms import ArtifactKind, Platform, Scope
+from cmx_core.render import block, target_line
 from cmx_core.scopelock import scope_lock
 from cmx_core.sources import bundled_source_name, register
-from cmx_core.survey import read_locks
-from cmx_core.targets import resolve_install_targets
+from cmx_core.survey import read_state
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ class AgentTargetPlan:
     installed_checksum: str
 
     def __str__(self) -> str:
-        return f"{self.platform} → {self.dest_path} ({self.action})"
+        return target_line(self.platform, self.dest_path, self.action)
 
 
 @dataclass(frozen=True)
@@ -54,9 +54,9 @@ class AgentInstallPlan:
         return any(t.action.is_blocked for t in self.targets)
 
     def __str__(self) -> str:
-        lines = [f"Install plan for {self.artifact.name} v{self.artifact.version}"]
-        lines.extend(f"  {target}" for target in self.targets)
-        return "\n".join(lines) + "\n"
+        return block(
+            [f"Install plan for {self.artifact.name} v{self.artifact.version}"], self.targets
+        )
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ class AgentTargetOutcome:
     action: TargetAction
 
     def __str__(self) -> str:
-        return f"{self.platform} → {self.dest_path} ({self.action})"
+        return target_line(self.platform, self.dest_path, self.action)
 
 
 @dataclass(frozen=True)
@@ -76,9 +76,7 @@ class AgentReport:
     source_registered: bool
 
     def __str__(self) -> str:
-        lines = [f"Installed {self.artifact.name} v{self.artifact.version}"]
-        lines.extend(f"  {target}" for target in self.targets)
-        return "\n".join(lines) + "\n"
+        return block([f"Installed {self.artifact.name} v{self.artifact.version}"], self.targets)
 
 
 @dataclass(frozen=True)
@@ -112,20 +110,14 @@ class AgentInstaller:
     def plan(self, markdown: str, scope: Scope, *, force: bool = False) -> AgentInstallPlan:
         transform = AgentTransform.of(markdown, self.artifact)
         layout = Layout.resolve(self.env)
-        config = load_config(layout)
-        locks = read_locks(layout, scope)
-        platforms = resolve_install_targets(
-            ArtifactKind.AGENT,
-            config.managed_platforms,
-            (p for p, lock in locks.items() if lock.packages),
-        )
+        state = read_state(layout, scope)
         targets = []
-        for platform in platforms:
+        for platform in state.install_targets(ArtifactKind.AGENT):
             dest = layout.agent_path(platform, scope, self.artifact.name)
             assert dest is not None  # targets are filtered to agent-capable platforms
             data = transform.installed_bytes(platform)
             checksum = checksum_bytes(data)
-            entry = locks[platform].packages.get(self.artifact.name)
+            entry = state.locks[platform].packages.get(self.artifact.name)
             action = decide_action(
                 bundled_version=self.artifact.version,
                 tracked=entry is not None,
@@ -140,7 +132,7 @@ class AgentInstaller:
             transform.source_checksum,
             tuple(targets),
             force,
-            config.managed_platforms is not None,
+            state.managed is not None,
         )
 
     def apply(self, markdown: str, plan: AgentInstallPlan) -> AgentReport:

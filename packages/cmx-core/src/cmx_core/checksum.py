@@ -52,36 +52,28 @@ def read_canonical_tree(root: Path) -> dict[str, bytes]:
     """The canonical files under an installed skill dir, by `/`-joined relative path.
 
     Excluded names are not descended into, mirroring the reference walk. A symlink
-    whose target leaves `root` is refused rather than hashed.
+    is followed only while its target stays inside `root`; otherwise it is refused.
     """
     real_root = root.resolve()
     found: dict[str, bytes] = {}
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        current = Path(dirpath)
-        kept = []
-        for name in dirnames:
-            if is_excluded_component(name):
-                continue
-            sub = current / name
-            if sub.is_symlink():
-                require_inside(sub, real_root, "installed skill directory")
-                filenames.append(name)
-                continue
-            kept.append(name)
-        dirnames[:] = kept
-        for name in filenames:
-            if is_excluded_component(name):
-                continue
-            path = current / name
-            if path.is_symlink():
-                require_inside(path, real_root, "installed skill directory")
-            if path.is_dir():
-                for sub_rel, data in read_canonical_tree(path).items():
-                    found[f"{path.relative_to(root).as_posix()}/{sub_rel}"] = data
-                continue
-            if not path.is_file():
-                continue
-            found[path.relative_to(root).as_posix()] = path.read_bytes()
+    # Each pending dir carries its resolved ancestors, so a symlink cycle stops while
+    # an alias of a sibling directory is still hashed under both names.
+    pending: list[tuple[Path, frozenset[Path]]] = [(root, frozenset({real_root}))]
+    while pending:
+        directory, ancestors = pending.pop()
+        with os.scandir(directory) as entries:
+            for entry in entries:
+                if is_excluded_component(entry.name):
+                    continue
+                path = Path(entry.path)
+                if entry.is_symlink():
+                    require_inside(path, real_root, "installed skill directory")
+                if entry.is_dir():
+                    real = path.resolve()
+                    if real not in ancestors:
+                        pending.append((path, ancestors | {real}))
+                elif entry.is_file():
+                    found[path.relative_to(root).as_posix()] = path.read_bytes()
     return found
 
 

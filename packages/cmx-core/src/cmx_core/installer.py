@@ -5,7 +5,6 @@ from __future__ import annotations
 from cmx_core.applier import apply_plan
 from cmx_core.bundle import BundledSkill, SkillFile
 from cmx_core.checksum import checksum_pairs
-from cmx_core.config import load_config
 from cmx_core.environment import Environment
 from cmx_core.errors import MissingSkillMdError
 from cmx_core.frontmatter import reconcile_skill_files
@@ -17,8 +16,7 @@ from cmx_core.platforms import ArtifactKind, Scope
 from cmx_core.remover import remove_skill
 from cmx_core.report import RemoveReport, Report, Status
 from cmx_core.status import skill_status
-from cmx_core.survey import observe, read_locks
-from cmx_core.targets import resolve_install_targets
+from cmx_core.survey import read_state
 
 
 class SkillInstaller:
@@ -39,15 +37,12 @@ class SkillInstaller:
         files = self.reconcile(skill)
         source_checksum = checksum_pairs((f.rel_path, f.data) for f in files)
         layout = Layout.resolve(self.env)
-        config = load_config(layout)
-        locks = read_locks(layout, scope)
-        platforms = resolve_install_targets(
-            ArtifactKind.SKILL,
-            config.managed_platforms,
-            (p for p, lock in locks.items() if lock.packages),
-        )
-        destinations = {p: layout.skill_dir(p, scope, self.tool.name) for p in platforms}
-        state = observe(layout, scope, destinations, self.tool.name, config, locks)
+        state = read_state(layout, scope)
+        destinations = {
+            p: layout.skill_dir(p, scope, self.tool.name)
+            for p in state.install_targets(ArtifactKind.SKILL)
+        }
+        state = state.with_skill_checksums(destinations, self.tool.name)
         return build_plan(self.tool, files, source_checksum, scope, destinations, state, force)
 
     def apply(self, skill: BundledSkill, plan: InstallPlan) -> Report:

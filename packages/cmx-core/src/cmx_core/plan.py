@@ -8,6 +8,7 @@ from pathlib import Path
 from cmx_core.actions import TargetAction
 from cmx_core.identity import ToolIdentity
 from cmx_core.platforms import Platform, Scope
+from cmx_core.render import block, target_line
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,7 @@ class TargetPlan:
     cmx_managed: bool
 
     def __str__(self) -> str:
-        return f"{self.platform} → {self.dest_dir} ({self.action})"
+        return target_line(self.platform, self.dest_dir, self.action)
 
 
 @dataclass(frozen=True)
@@ -52,10 +53,9 @@ class InstallPlan:
         return sum(1 for t in self.targets if t.action.will_write)
 
     def __str__(self) -> str:
-        lines = [
+        header = [
             f"Install plan for {self.tool.name} v{self.tool.version}",
             f"  scope: {self.scope.label}",
             f"  checksum: {self.source_checksum}",
         ]
-        lines.extend(f"  {target}" for target in self.targets)
-        return "\n".join(lines) + "\n"
+        return block(header, self.targets)

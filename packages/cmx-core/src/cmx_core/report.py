@@ -8,6 +8,7 @@ from pathlib import Path
 from cmx_core.actions import TargetAction
 from cmx_core.identity import ToolIdentity
 from cmx_core.platforms import Platform, Scope
+from cmx_core.render import block, target_line
 
 
 @dataclass(frozen=True)
@@ -20,7 +21,7 @@ class TargetOutcome:
     discarded_paths: tuple[Path, ...]
 
     def __str__(self) -> str:
-        return f"{self.platform} → {self.dest_dir} ({self.action})"
+        return target_line(self.platform, self.dest_dir, self.action)
 
 
 @dataclass(frozen=True)
@@ -39,11 +40,9 @@ class Report:
         return tuple(t for t in self.targets if not t.action.will_write)
 
     def __str__(self) -> str:
-        lines = [f"Installed {self.tool.name} v{self.tool.version} ({self.scope.label})"]
-        lines.extend(f"  {outcome}" for outcome in self.targets)
-        if self.source_registered:
-            lines.append("  (registered as cmx source)")
-        return "\n".join(lines) + "\n"
+        header = [f"Installed {self.tool.name} v{self.tool.version} ({self.scope.label})"]
+        footer = ["  (registered as cmx source)"] if self.source_registered else []
+        return block(header, self.targets, footer)
 
 
 @dataclass(frozen=True)
@@ -66,7 +65,7 @@ class TargetStatus:
             state = f"v{self.installed_version or '?'}, drifted (local edits)"
         else:
             state = f"v{self.installed_version or '?'}, up to date"
-        return f"{self.platform} → {self.dest_dir} ({state})"
+        return target_line(self.platform, self.dest_dir, state)
 
 
 @dataclass(frozen=True)
@@ -80,9 +79,7 @@ class Status:
         return any(t.drifted for t in self.targets)
 
     def __str__(self) -> str:
-        lines = [f"Status of {self.tool_name} ({self.scope.label})"]
-        lines.extend(f"  {target}" for target in self.targets)
-        return "\n".join(lines) + "\n"
+        return block([f"Status of {self.tool_name} ({self.scope.label})"], self.targets)
 
 
 @dataclass(frozen=True)
@@ -102,10 +99,10 @@ class RemoveReport:
         return bool(self.platforms_cleared)
 
     def __str__(self) -> str:
-        lines = [f"Removed {self.tool_name} ({self.scope.label})"]
-        lines.extend(f"  {platform} lock entry cleared" for platform in self.platforms_cleared)
-        lines.extend(f"  removed: {path}" for path in self.removed_dirs)
-        if self.source_unregistered:
-            lines.append("  unregistered from cmx sources")
-        lines.append("  note: cmx-lock.json left on disk (shared with other tools)")
-        return "\n".join(lines) + "\n"
+        items = [
+            *(f"{platform} lock entry cleared" for platform in self.platforms_cleared),
+            *(f"removed: {path}" for path in self.removed_dirs),
+            *(["unregistered from cmx sources"] if self.source_unregistered else []),
+            "note: cmx-lock.json left on disk (shared with other tools)",
+        ]
+        return block([f"Removed {self.tool_name} ({self.scope.label})"], items)

@@ -3,26 +3,18 @@
 from __future__ import annotations
 
 from cmx_core.checksum import checksum_dir
-from cmx_core.config import load_config
 from cmx_core.paths import Layout
 from cmx_core.platforms import ArtifactKind, Scope
 from cmx_core.report import Status, TargetStatus
-from cmx_core.survey import read_locks
-from cmx_core.targets import resolve_install_targets
+from cmx_core.survey import read_state
 
 
 def skill_status(name: str, scope: Scope, layout: Layout) -> Status:
-    config = load_config(layout)
-    locks = read_locks(layout, scope)
-    platforms = resolve_install_targets(
-        ArtifactKind.SKILL,
-        config.managed_platforms,
-        (p for p, lock in locks.items() if lock.packages),
-    )
+    state = read_state(layout, scope)
     targets = []
-    for platform in platforms:
+    for platform in state.install_targets(ArtifactKind.SKILL):
         skill_dir = layout.skill_dir(platform, scope, name)
-        entry = locks[platform].packages.get(name)
+        entry = state.locks[platform].packages.get(name)
         installed = skill_dir.is_dir()
         drifted = (
             installed and entry is not None and checksum_dir(skill_dir) != entry.installed_checksum

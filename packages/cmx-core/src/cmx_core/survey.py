@@ -6,7 +6,7 @@ Everything the planner decides on is gathered here, so the planner itself stays 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 
@@ -14,15 +14,16 @@ from cmx_core.checksum import checksum_dir
 from cmx_core.config import CmxConfig, load_config
 from cmx_core.lockfile import LockFile, load_lockfile
 from cmx_core.paths import Layout
-from cmx_core.platforms import ALL_PLATFORMS, Platform, Scope
+from cmx_core.platforms import ALL_PLATFORMS, ArtifactKind, Platform, Scope
+from cmx_core.targets import resolve_install_targets
 
 
 @dataclass(frozen=True)
 class MachineState:
     config: CmxConfig
     locks: Mapping[Platform, LockFile]
-    disk_checksums: Mapping[Path, str | None]
-    """Checksum per destination that exists on disk; None marks an absent destination."""
+    disk_checksums: Mapping[Path, str | None] = field(default_factory=lambda: MappingProxyType({}))
+    """Checksum per tracked destination; None marks one absent from disk."""
 
     @property
     def managed(self) -> tuple[Platform, ...] | None:
@@ -36,25 +37,20 @@ class MachineState:
     def cmx_present(self) -> bool:
         return self.managed is not None or bool(self.non_empty_locks)
 
+    def install_targets(self, kind: ArtifactKind) -> tuple[Platform, ...]:
+        return resolve_install_targets(kind, self.managed, self.non_empty_locks)
 
-def read_locks(layout: Layout, scope: Scope) -> dict[Platform, LockFile]:
-    return {p: load_lockfile(layout.lock_path(p, scope)) for p in ALL_PLATFORMS}
+    def with_skill_checksums(
+        self, destinations: Mapping[Platform, Path], name: str
+    ) -> MachineState:
+        """Checksum only destinations that are tracked; untracked ones are always Install."""
+        checksums: dict[Path, str | None] = {}
+        for platform, dest in destinations.items():
+            if dest not in checksums and name in self.locks[platform].packages:
+                checksums[dest] = checksum_dir(dest) if dest.is_dir() else None
+        return replace(self, disk_checksums=MappingProxyType(checksums))
 
 
-def observe(
-    layout: Layout,
-    scope: Scope,
-    destinations: Mapping[Platform, Path],
-    artifact_name: str,
-    config: CmxConfig | None = None,
-    locks: Mapping[Platform, LockFile] | None = None,
-) -> MachineState:
-    """Checksum only destinations that are tracked; untracked ones are always Install."""
-    config = config if config is not None else load_config(layout)
-    locks = locks if locks is not None else read_locks(layout, scope)
-    checksums: dict[Path, str | None] = {}
-    for platform, dest in destinations.items():
-        if dest in checksums or artifact_name not in locks[platform].packages:
-            continue
-        checksums[dest] = checksum_dir(dest) if dest.is_dir() else None
-    return MachineState(config, MappingProxyType(dict(locks)), MappingProxyType(checksums))
+def read_state(layout: Layout, scope: Scope) -> MachineState:
+    locks = {p: load_lockfile(layout.lock_path(p, scope)) for p in ALL_PLATFORMS}
+    return MachineState(load_config(layout), MappingProxyType(locks))
