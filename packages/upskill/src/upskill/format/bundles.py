@@ -32,14 +32,9 @@ def bundle_stem(path: Path) -> str:
 
 
 def _items(fields: Fields) -> BundleItems:
-    raw = fields.mapping("items")
+    raw = fields.kind_map("items")
     if raw is None:
         return BundleItems()
-    unknown = sorted(set(raw) - {k.plural for k in KINDS})
-    if unknown:
-        raise fields.error(
-            "items", f"'items' has unknown key(s): {', '.join(unknown)} (rules, skills, agents)"
-        )
     parsed: dict[str, tuple[str, ...]] = {}
     line = fields.line_of("items")
     for kind in KINDS:

@@ -13,6 +13,7 @@ from typing import Any
 from upskill.errors import FormatError
 
 _UNSET: Any = object()
+KIND_PLURALS = ("rules", "skills", "agents")
 
 
 class Fields:
@@ -62,6 +63,18 @@ class Fields:
         for sub in raw:
             if type(sub) is not str:
                 raise self.error(key, f"'{key}' keys must be strings, got {_yaml_type(sub)}")
+        return raw
+
+    def kind_map(self, key: str) -> Mapping[str, Any] | None:
+        """A map keyed by item kind plurals (`requires:`, bundle `items:`)."""
+        raw = self.mapping(key)
+        if raw is None:
+            return None
+        unknown = sorted(set(raw) - set(KIND_PLURALS))
+        if unknown:
+            raise self.error(
+                key, f"'{key}' has unknown key(s): {', '.join(unknown)} (rules, skills, agents)"
+            )
         return raw
 
     def string_list(self, key: str, *, value: Any = _UNSET) -> tuple[str, ...] | None:

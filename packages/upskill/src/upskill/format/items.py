@@ -148,15 +148,9 @@ def _requirement(fields: Fields, key: str, entry: Any) -> Requirement:
 
 
 def _requires(fields: Fields) -> Requires:
-    requires = fields.mapping("requires")
+    requires = fields.kind_map("requires")
     if requires is None:
         return Requires()
-    unknown = sorted(set(requires) - {k.plural for k in KINDS})
-    if unknown:
-        raise fields.error(
-            "requires",
-            f"'requires' has unknown key(s): {', '.join(unknown)} (rules, skills, agents)",
-        )
     parsed: dict[str, tuple[Requirement, ...]] = {}
     for kind in KINDS:
         entries = requires.get(kind.plural)

@@ -9,7 +9,7 @@ mdformat's renderer turns it back into Markdown.
 from __future__ import annotations
 
 import functools
-from collections.abc import MutableMapping, Sequence
+from collections.abc import Iterator, MutableMapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -47,3 +47,13 @@ def render(tokens: Sequence[Token], env: MutableMapping[str, Any]) -> str:
     md = parser()
     out: str = md.renderer.render(tokens, md.options, env)
     return out
+
+
+def link_targets(tokens: Sequence[Token]) -> Iterator[tuple[Token, str]]:
+    """(token, attribute) of every inline link and image; autolinks excluded."""
+    for token in tokens:
+        for child in token.children or ():
+            if child.type == "link_open" and child.info != "auto":
+                yield child, "href"
+            elif child.type == "image":
+                yield child, "src"

@@ -45,19 +45,12 @@ def format_document(body: str) -> Formatted:
     tokens, env = engine.parse(text)
     destinations: Counter[str] = Counter()
     labels: set[str] = set()
-    for token in tokens:
-        for child in token.children or ():
-            if child.type == "link_open" and child.info != "auto":
-                attr = "href"
-            elif child.type == "image":
-                attr = "src"
-            else:
-                continue
-            label = child.meta.get("label")
-            if label:
-                labels.add(label)
-            else:
-                destinations[str(child.attrs.get(attr, ""))] += 1
+    for child, attr in engine.link_targets(tokens):
+        label = child.meta.get("label")
+        if label:
+            labels.add(label)
+        else:
+            destinations[str(child.attrs.get(attr, ""))] += 1
     references = frozenset(
         str(ref["href"]) for label, ref in env.get("references", {}).items() if label in labels
     )

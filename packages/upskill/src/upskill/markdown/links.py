@@ -116,19 +116,10 @@ def _as_written(destination: str) -> str:
 
 def _rewrite_tokens(body: str, rewrite: LinkRewrite) -> str:
     tokens, env = engine.parse(body)
-    for token in tokens:
-        for child in token.children or ():
-            if child.type == "link_open" and child.info != "auto":
-                attr = "href"
-            elif child.type == "image":
-                attr = "src"
-            else:
-                continue
-            old = child.attrs.get(attr)
-            if isinstance(old, str):
-                new = rewrite.destination(old)
-                if new is not None:
-                    child.attrs[attr] = new
+    for child, attr in engine.link_targets(tokens):
+        old = child.attrs.get(attr)
+        if isinstance(old, str) and (new := rewrite.destination(old)) is not None:
+            child.attrs[attr] = new
     for ref in env.get("references", {}).values():
         new = rewrite.destination(ref["href"])
         if new is not None:

@@ -71,7 +71,9 @@ def render_item(item: Item, client: str, *, alias: str | None = None) -> Renderi
     return _render(item, target, alias or item.name)
 
 
-@functools.lru_cache(maxsize=2048)
+# Small: the point is sharing one rendering between copilot and vscode, and
+# renderings hold resource bytes.
+@functools.lru_cache(maxsize=64)
 def _render(item: Item, target: str, name: str) -> Rendering:
     """Items are immutable and hash by identity, so copilot and vscode share one rendering."""
     where = layout(item.kind, target)
