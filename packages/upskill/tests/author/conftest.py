@@ -48,7 +48,8 @@ def work(tmp_path: Path) -> Path:
 def upskill(home: Path, work: Path) -> Runner:
     """Run `upskill <args>` in `cwd` (default: the `work` dir); never reads stdin."""
 
-    def run(*args: str, cwd: Path | None = None) -> Result:
+    def run(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> Result:
+        overrides = env or {}
         env = {
             key: value
             for key, value in os.environ.items()
@@ -61,6 +62,7 @@ def upskill(home: Path, work: Path) -> Runner:
             XDG_DATA_HOME=str(home / ".local" / "share"),
             PYTHONDONTWRITEBYTECODE="1",
         )
+        env.update(overrides)
         completed = subprocess.run(
             [sys.executable, "-m", "upskill", *args],
             cwd=cwd or work,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import stat
 
 
@@ -10,6 +12,41 @@ def test_example_registry_lints_strict_clean(example_registry, upskill):
     result = upskill("lint", "--strict", "skills", cwd=example_registry)
     assert result.returncode == 0, result.stdout
     assert result.stdout == "12 file(s) checked, 0 findings\n"
+
+
+def test_lint_from_the_registry_root_finds_items_under_skills(example_registry, upskill):
+    result = upskill("lint", "--strict", cwd=example_registry)
+    assert result.returncode == 0, result.stdout
+    assert result.stdout == "12 file(s) checked, 0 findings\n"
+
+
+def test_example_registry_installs_into_a_consumer_project(
+    example_registry, upskill, work, tmp_path
+):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    git = shutil.which("git")
+    assert git is not None
+    (bin_dir / "git").symlink_to(git)  # no client CLIs: MCP servers go to config files
+    result = upskill(
+        "add", str(example_registry), "acme-review", "--claude", "-p", env={"PATH": str(bin_dir)}
+    )
+    assert result.returncode == 0, result.stderr
+    installed = sorted(
+        p.relative_to(work).as_posix() for p in (work / ".claude").rglob("*") if p.is_file()
+    )
+    assert ".claude/skills/acme-code-review/scripts/diff-stats.sh" in installed
+    assert ".claude/skills/acme-code-review/references/review-checklist.md" in installed
+    assert not any("MAINTAINERS" in p for p in installed)
+    assert ".claude/agents/acme-security-reviewer.md" in installed
+    assert ".claude/rules/acme-python-style.md" in installed
+    script = work / ".claude/skills/acme-code-review/scripts/diff-stats.sh"
+    assert script.stat().st_mode & 0o777 == 0o755
+    mcp = json.loads((work / ".mcp.json").read_text())
+    github = mcp["mcpServers"]["github"]
+    assert github["env"] == {"GITHUB_PERSONAL_ACCESS_TOKEN": "${GITHUB_TOKEN}"}
+    refused = upskill("lint")
+    assert refused.returncode == 2
 
 
 def test_example_registry_is_fmt_canonical(example_registry, upskill):

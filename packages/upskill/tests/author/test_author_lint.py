@@ -168,9 +168,11 @@ def test_lint_refuses_consumer_project(work, upskill, writer):
     assert result.returncode == 2
     assert result.stdout == ""
     assert result.stderr == (
-        "upskill lint: upskill lint is an author command, but .upskill-lock.json marks a "
-        "consumer project; run it inside a source registry\n"
+        "upskill lint: .upskill-lock.json marks a consumer project; author commands "
+        "(new, lint, fmt) run in a source registry\n"
     )
+    elsewhere = upskill("lint", "--strict", str(work / "good"), cwd=work.parent)
+    assert elsewhere.returncode == 0  # only the linted path's root counts
 
 
 def test_directives_inside_fences_and_h1_inside_fences_are_fine(work, upskill, writer):
@@ -205,3 +207,19 @@ def test_override_bodies_get_body_checks(work, upskill, writer):
         "error: o/SKILL.claude.md:7 [link] link 'missing.md': no such file",
         "2 file(s) checked, 3 findings",
     ]
+
+
+def test_huge_and_symlinked_entrypoints_are_reported_not_read(work, upskill, writer):
+    big = writer(work / "big" / "RULE.md", b"---\n" + b"x" * (10 * 1024 * 1024 + 1))
+    real = writer(work / "elsewhere.md", "---\nschema: 1\nname: s\ndescription: d\n---\n")
+    (work / "sym").mkdir()
+    (work / "sym" / "RULE.md").symlink_to(real)
+    result = upskill("lint")
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("error: big/RULE.md [frontmatter] file is too large (")
+    assert lines[1] == "error: sym/RULE.md [frontmatter] must be a regular file, not a symlink"
+    fmt = upskill("fmt")
+    assert fmt.returncode == 1
+    assert big.stat().st_size == 10 * 1024 * 1024 + 5
+    assert (work / "sym" / "RULE.md").is_symlink()

@@ -93,12 +93,13 @@ def discover_targets(paths: Sequence[Path]) -> list[Target]:
     return unique
 
 
-def ensure_source_registry(roots: Sequence[Path], command: str) -> None:
+def ensure_source_registry(roots: Sequence[Path]) -> None:
     """Refuse to run an author command where a consumer lockfile sits at the root."""
     for root in roots:
         directory = root if root.is_dir() else root.parent
-        if (directory / LOCKFILE).exists():
+        lockfile = directory / LOCKFILE
+        if lockfile.exists():
             raise UsageError(
-                f"{command} is an author command, but {directory / LOCKFILE} marks a consumer "
-                "project; run it inside a source registry"
+                f"{lockfile} marks a consumer project; author commands "
+                "(new, lint, fmt) run in a source registry"
             )

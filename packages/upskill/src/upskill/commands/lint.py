@@ -24,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
     cwd = Path.cwd()
     roots = list(args.paths) or [Path()]
     try:
-        ensure_source_registry(roots, "upskill lint")
+        ensure_source_registry(roots)
         targets = discover_targets(roots)
     except UpskillError as error:
         sys.stderr.write(f"upskill lint: {error}\n")

@@ -20,7 +20,7 @@ def run(args: argparse.Namespace) -> int:
 
     cwd = Path()
     try:
-        ensure_source_registry([cwd], "upskill new")
+        ensure_source_registry([cwd])
         scaffold = plan_scaffold(cwd, args.kind, args.name)
         scaffold.path.parent.mkdir(exist_ok=True)
         try:
