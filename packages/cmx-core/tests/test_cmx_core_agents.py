@@ -100,3 +100,23 @@ def test_codex_fallbacks() -> None:
     assert markdown_to_codex_toml(nested, "fb") == (
         'name = "fb"\ndescription = "top"\ndeveloper_instructions = "body\\r"\n'
     )
+
+
+def test_agent_status_and_remove(machine: Any) -> None:
+    _manage(machine, "codex", "gemini")
+    installer = AgentInstaller(ToolIdentity("reviewer", "1.2.0"), machine.env)
+    installer.apply(AGENT_MD, installer.plan(AGENT_MD, Scope.GLOBAL))
+    toml = machine.home / ".codex/agents/reviewer.toml"
+    toml.write_text("edited")
+    status = installer.status(Scope.GLOBAL)
+    assert [(t.platform, t.installed, t.tracked, t.drifted) for t in status.targets] == [
+        (Platform.CODEX, True, True, True),
+        (Platform.GEMINI, True, True, False),
+    ]
+    report = installer.remove(Scope.GLOBAL)
+    assert report.removed_dirs == (toml, machine.home / ".gemini/agents/reviewer.md")
+    assert report.platforms_cleared == (Platform.CODEX, Platform.GEMINI)
+    assert report.source_unregistered
+    assert not (machine.config_root / "home/agents/reviewer.md").exists()
+    codex_lock = json.loads((machine.config_root / "cmx-lock-codex.json").read_text())
+    assert codex_lock == {"version": 1, "packages": {}}

@@ -22,9 +22,12 @@ from cmx_core.identity import ToolIdentity
 from cmx_core.lockfile import LockEntry, LockSource, load_lockfile, save_lockfile
 from cmx_core.paths import Layout
 from cmx_core.platforms import ArtifactKind, Platform, Scope
+from cmx_core.remover import remove_artifact
 from cmx_core.render import block, target_line
+from cmx_core.report import RemoveReport, Status
 from cmx_core.scopelock import scope_lock
 from cmx_core.sources import bundled_source_name, register
+from cmx_core.status import artifact_status
 from cmx_core.survey import read_state
 
 
@@ -166,9 +169,21 @@ class AgentInstaller:
         )
         return AgentReport(self.artifact, outcomes, registered)
 
+    def status(self, scope: Scope) -> Status:
+        """Per agent-capable target: installed, tracked, version and drift of the file."""
+        return artifact_status(
+            self.artifact.name, ArtifactKind.AGENT, scope, Layout.resolve(self.env)
+        )
+
+    def remove(self, scope: Scope) -> RemoveReport:
+        """Delete the agent files on the managed-or-all set and clear their lock entries."""
+        return remove_artifact(
+            self.artifact.name, ArtifactKind.AGENT, scope, Layout.resolve(self.env)
+        )
+
     def _register(self, transform: AgentTransform, layout: Layout, installed_at: str) -> bool:
         home = artifact_home(load_config(layout), layout)
-        materialized = home / "agents" / f"{self.artifact.name}.md"
+        materialized = layout.materialized_path(home, ArtifactKind.AGENT, self.artifact.name)
         write_atomic(materialized, transform.reconciled_markdown.encode("utf-8"))
         register(
             layout.sources_path,

@@ -74,7 +74,9 @@ def _apply_locked(
             remove_path(dest)
     config = load_config(layout)
     registering = plan.cmx_present and config.managed_platforms is not None
-    materialized = artifact_home(config, layout) / "skills" / plan.tool.name
+    materialized = layout.materialized_path(
+        artifact_home(config, layout), ArtifactKind.SKILL, plan.tool.name
+    )
     trees = [stage_tree(dest, files) for dest in dict.fromkeys(t.dest_dir for t in writing)]
     if registering:
         trees.append(stage_tree(materialized, files))

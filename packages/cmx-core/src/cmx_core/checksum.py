@@ -79,3 +79,8 @@ def read_canonical_tree(root: Path) -> dict[str, bytes]:
 
 def checksum_dir(root: Path) -> str:
     return checksum_pairs(read_canonical_tree(root).items())
+
+
+def checksum_installed(path: Path) -> str:
+    """Checksum of an installed artifact: a skill directory or a single agent file."""
+    return checksum_dir(path) if path.is_dir() else checksum_bytes(path.read_bytes())

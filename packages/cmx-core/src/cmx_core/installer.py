@@ -13,9 +13,9 @@ from cmx_core.paths import Layout
 from cmx_core.plan import InstallPlan
 from cmx_core.planner import build_plan
 from cmx_core.platforms import ArtifactKind, Scope
-from cmx_core.remover import remove_skill
+from cmx_core.remover import remove_artifact
 from cmx_core.report import RemoveReport, Report, Status
-from cmx_core.status import skill_status
+from cmx_core.status import artifact_status
 from cmx_core.survey import read_state
 
 
@@ -50,7 +50,7 @@ class SkillInstaller:
         return apply_plan(plan, self.reconcile(skill), Layout.resolve(self.env), self.env.clock)
 
     def status(self, scope: Scope) -> Status:
-        return skill_status(self.tool.name, scope, Layout.resolve(self.env))
+        return artifact_status(self.tool.name, ArtifactKind.SKILL, scope, Layout.resolve(self.env))
 
     def remove(self, scope: Scope) -> RemoveReport:
-        return remove_skill(self.tool.name, scope, Layout.resolve(self.env))
+        return remove_artifact(self.tool.name, ArtifactKind.SKILL, scope, Layout.resolve(self.env))

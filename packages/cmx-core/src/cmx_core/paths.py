@@ -53,6 +53,20 @@ class Layout:
         suffix = ".toml" if platform.agent_as_toml else ".md"
         return base / f"{name}{suffix}"
 
+    def artifact_path(
+        self, platform: Platform, kind: ArtifactKind, scope: Scope, name: str
+    ) -> Path | None:
+        """Where one artifact lives: a skill directory or an agent file."""
+        if kind is ArtifactKind.SKILL:
+            return self.skill_dir(platform, scope, name)
+        return self.agent_path(platform, scope, name)
+
+    def materialized_path(self, home: Path, kind: ArtifactKind, name: str) -> Path:
+        """The copy a managed machine keeps under the artifact home (§8.2)."""
+        if kind is ArtifactKind.SKILL:
+            return home / "skills" / name
+        return home / "agents" / f"{name}.md"
+
     @property
     def config_path(self) -> Path:
         return self.config_root / "config.json"

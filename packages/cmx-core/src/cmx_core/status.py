@@ -2,27 +2,28 @@
 
 from __future__ import annotations
 
-from cmx_core.checksum import checksum_dir
+from cmx_core.checksum import checksum_installed
 from cmx_core.paths import Layout
 from cmx_core.platforms import ArtifactKind, Scope
 from cmx_core.report import Status, TargetStatus
 from cmx_core.survey import read_state
 
 
-def skill_status(name: str, scope: Scope, layout: Layout) -> Status:
+def artifact_status(name: str, kind: ArtifactKind, scope: Scope, layout: Layout) -> Status:
     state = read_state(layout, scope)
     targets = []
-    for platform in state.install_targets(ArtifactKind.SKILL):
-        skill_dir = layout.skill_dir(platform, scope, name)
+    for platform in state.install_targets(kind):
+        path = layout.artifact_path(platform, kind, scope, name)
+        assert path is not None  # install targets are filtered to platforms with this kind
         entry = state.locks[platform].packages.get(name)
-        installed = skill_dir.is_dir()
+        installed = path.exists()
         drifted = (
-            installed and entry is not None and checksum_dir(skill_dir) != entry.installed_checksum
+            installed and entry is not None and checksum_installed(path) != entry.installed_checksum
         )
         targets.append(
             TargetStatus(
                 platform=platform,
-                dest_dir=skill_dir,
+                dest_dir=path,
                 installed=installed,
                 tracked=entry is not None,
                 installed_version=entry.version if entry is not None else None,
