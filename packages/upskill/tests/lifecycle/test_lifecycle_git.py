@@ -57,7 +57,7 @@ def test_full_and_short_sha(repo, tmp_path):
 
 
 def test_unknown_ref_and_bad_url(repo, tmp_path):
-    src, _ = repo
+    src = repo[0]
     cache = GitCache(tmp_path / "cache", default_runner(os.environ))
     with pytest.raises(GitError, match="no branch, tag or commit named 'nope'"):
         cache.checkout(src.url, "nope")
@@ -123,7 +123,7 @@ def test_parallel_fetch_of_distinct_sources(make_git_source, h, tmp_path):
 
 
 def test_cli_subpath_pin_and_scrubbed_git_dir(repo, cli, project, h):
-    src, commits = repo
+    commits = repo[1]
     out = cli.ok(
         "add",
         "acme/skills@next:skills",
@@ -139,6 +139,7 @@ def test_cli_subpath_pin_and_scrubbed_git_dir(repo, cli, project, h):
 
 
 def test_cli_missing_subpath_and_ref_fail_cleanly(repo, cli, project, h):
+    assert repo
     before = h.snapshot(project)
     out = cli.run("add", "acme/skills:nowhere", cwd=project)
     assert out.returncode == 1 and "'nowhere' not found" in out.stderr

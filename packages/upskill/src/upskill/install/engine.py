@@ -88,11 +88,9 @@ def plan_install(
     desired = render_desired(resolution.items, selection_for)
     records = {o.path: o for o in lock.outputs}
     owned_by_managed = {p for p, o in records.items() if any(w.item in managed for w in o.owners)}
-    legacy = frozenset(
-        k
-        for k in managed
-        if lock_has(lock, k) and not any(w.item == k for o in lock.outputs for w in o.owners)
-    )
+    # A lockfile with items but no output records was written by upstream upskill (or
+    # rewritten by it): files at the paths its items render to are treated as ours.
+    legacy = frozenset(k for k in managed if lock_has(lock, k)) if not lock.outputs else frozenset()
     observed = observe(scope.root, set(desired.files) | owned_by_managed)
     plan = plan_outputs(desired.files, managed, records, observed, legacy=legacy, force=force)
     new_items = _item_records(resolution, desired, lock)

@@ -10,6 +10,7 @@ from upskill.install import fastpath
 from upskill.install.ancillary import read_optional
 from upskill.install.engine import Outcome, commit_outcome
 from upskill.install.extensions import HookContext, ResolvedBundle, run_install, run_remove
+from upskill.install.hashing import file_digest
 from upskill.install.journal import Transaction, apply_transaction
 from upskill.install.resolve import Resolution
 from upskill.install.selection import load_config_paths
@@ -57,8 +58,12 @@ def commit(
 
 def save_state(session: Session, lock: Lockfile) -> None:
     labels = {i.source for i in lock.items} | {b.source for b in lock.bundles}
-    if not labels <= set(session.fingerprints):
-        return  # this run did not see every source: a later bare update must check them
+    path = state_path(session)
+    if not labels <= set(session.fingerprints) or not _outputs_pristine(session, lock):
+        # This run did not see every source, or kept local edits that a later update
+        # must report again: the fast path may not vouch for this state.
+        path.unlink(missing_ok=True)
+        return
     lock_bytes = read_optional(session.scope.lockfile) or b""
     state = fastpath.snapshot(
         lock_bytes=lock_bytes,
@@ -68,7 +73,15 @@ def save_state(session: Session, lock: Lockfile) -> None:
         output_paths=[o.path for o in lock.outputs],
     )
     if state is not None:
-        fastpath.save(state_path(session), state)
+        fastpath.save(path, state)
+
+
+def _outputs_pristine(session: Session, lock: Lockfile) -> bool:
+    for record in lock.outputs:
+        seen = file_digest(session.scope.root / record.path)
+        if seen is None or seen[0] != record.sha256:
+            return False
+    return True
 
 
 def state_path(session: Session) -> Path:

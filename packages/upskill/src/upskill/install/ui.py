@@ -69,6 +69,8 @@ class Console:
             self.err.write(message + "\n")
 
     def warn(self, message: str) -> None:
+        if self.quiet:  # -q: only errors and data
+            return
         self.done()
         self.err.write(self._paint("warning: ", "33") + message + "\n")
 

@@ -1,0 +1,80 @@
+"""Crash safety: SIGKILL after N filesystem mutations, then the next run completes the work.
+
+`UPSKILL_FAULT_AFTER_WRITES=N` is the documented test seam: the process kills
+itself after its N-th mutation (staged write, journal, rename, unlink).
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+
+import pytest
+
+FAULT = "UPSKILL_FAULT_AFTER_WRITES"
+
+
+def _reference(cli, h, tmp_path, registry, *args):
+    ref = tmp_path / "reference"
+    ref.mkdir()
+    (ref / ".git").mkdir()
+    cli.ok("add", str(registry), *args, cwd=ref)
+    return {p: (ref / p).read_bytes() for p in h.files(ref) if not p.startswith(".upskill/")}
+
+
+def _tree(h, root):
+    return {p: (root / p).read_bytes() for p in h.files(root) if not p.startswith(".upskill/")}
+
+
+@pytest.mark.parametrize("after", [1, 3, 7, 12, 16, 17, 18, 22, 28, 33, 35, 36, 37])
+def test_killed_add_is_completed_by_the_next_run(after, cli, h, project, registry, tmp_path):
+    expected = _reference(cli, h, tmp_path, registry)
+    killed = cli.run("add", str(registry), cwd=project, extra={FAULT: str(after)})
+    assert killed.returncode in (0, -signal.SIGKILL)
+    lock = project / ".upskill-lock.json"
+    if lock.exists():
+        json.loads(lock.read_text())  # never half-written
+    cli.ok("add", str(registry), cwd=project)
+    assert _tree(h, project) == expected
+    assert not (project / ".upskill" / "journal.json").exists()
+    assert not (project / ".upskill" / "txn").exists()
+    assert cli.run("doctor", cwd=project).returncode == 0
+
+
+@pytest.mark.parametrize("after", [2, 5, 9, 11, 14])
+def test_killed_update_keeps_user_edit_and_recovers_via_any_writer(
+    after, cli, h, project, registry
+):
+    cli.ok("add", str(registry), "--claude", cwd=project)
+    edited = project / ".claude/rules/style.md"
+    edited.write_text("my own words\n")
+    h.write_item(registry, "rule", "commits", "Changed upstream.\n")
+    h.write_item(registry, "skill", "review", "Changed too.\n")
+    killed = cli.run("update", cwd=project, extra={FAULT: str(after)})
+    assert killed.returncode in (0, -signal.SIGKILL)
+    assert edited.read_text() == "my own words\n"
+    out = cli.ok("update", cwd=project)
+    assert edited.read_text() == "my own words\n"
+    assert "kept local edit: .claude/rules/style.md" in out.stderr
+    assert "Changed upstream." in (project / ".claude/rules/commits.md").read_text()
+    assert "Changed too." in (project / ".claude/skills/review/SKILL.md").read_text()
+    lock = json.loads((project / ".upskill-lock.json").read_text())
+    assert {i["name"] for i in lock["items"]} == {"style", "commits", "review", "reviewer"}
+
+
+def test_journal_replayed_by_remove(cli, h, project, registry):
+    cli.ok("add", str(registry), "--claude", cwd=project)
+    h.write_item(registry, "rule", "commits", "New.\n")
+    # Kill right after the journal is committed: staged files exist, nothing moved yet.
+    journal = project / ".upskill" / "journal.json"
+    for after in range(1, 20):
+        out = cli.run("update", cwd=project, extra={FAULT: str(after)})
+        if journal.exists():
+            break
+        assert out.returncode in (0, -signal.SIGKILL)
+    assert journal.exists()
+    out = cli.ok("remove", "style", cwd=project)
+    assert "completed" in out.stderr or not journal.exists()
+    assert not journal.exists()
+    assert "New." in (project / ".claude/rules/commits.md").read_text()
+    assert not (project / ".claude/rules/style.md").exists()
