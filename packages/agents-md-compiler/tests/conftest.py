@@ -7,6 +7,8 @@ validator live here as fixtures.
 
 from __future__ import annotations
 
+import dataclasses
+import datetime as dt
 import io
 import json
 import os
@@ -74,12 +76,19 @@ class Workspace:
         }
         self.hooks = MutationHooks()
         self.timing = LockTiming()
+        self.clock: Callable[[], dt.datetime] | None = None
+        self.operation_id: Callable[[], str] | None = None
 
     def seams(self, cwd: Path | None = None) -> Seams:
         where = str(cwd or self.root)
-        return Seams(
+        seams = Seams(
             environ=dict(self.env), cwd=lambda: where, hooks=self.hooks, lock_timing=self.timing
         )
+        if self.clock is not None:
+            seams = dataclasses.replace(seams, clock=self.clock)
+        if self.operation_id is not None:
+            seams = dataclasses.replace(seams, operation_id=self.operation_id)
+        return seams
 
     def run(self, *argv: str, cwd: Path | None = None) -> Result:
         """In-process `cli.main(argv)` with captured byte-level streams."""

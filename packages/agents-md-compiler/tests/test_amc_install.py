@@ -383,3 +383,104 @@ def test_rollback_accepts_legacy_receipt_root(ws) -> None:  # type: ignore[no-un
     )
     assert result.code == 0 and ws.target.read_bytes() == previous
     assert Path(result.json["receipt_written"]).parent == receipt.parent
+
+
+def test_recovery_reports_failure_when_backup_is_damaged(ws) -> None:  # type: ignore[no-untyped-def]
+    ws.locked()
+    previous = RENDERED + b"previous\n"
+    ws.target.write_bytes(previous)
+
+    def damage_backup_then_fail(path: str) -> None:
+        for backup in ws.state.rglob("backups/*.bak"):
+            backup.write_bytes(b"damaged\n")
+        raise OSError(5, "Input/output error")
+
+    ws.hooks = MutationHooks(after_replace=damage_backup_then_fail)
+    result = ws.run(*ws.m("install", "--apply"), "--format", "json")
+    assert result.code == 1
+    assert (
+        "recovery FAILED: the backup no longer matches its digest"
+        in result.json["error"]["message"]
+    )
+    assert len(list(ws.state.rglob("preserved/*-failed-install-*.generated"))) == 1
+
+
+def test_rollback_with_missing_backup_is_refused(ws) -> None:  # type: ignore[no-untyped-def]
+    _, doc = install_over_drift(ws)
+    Path(doc["backup_path"]).unlink()
+    result = ws.run(*ws.m("rollback", "--receipt", doc["receipt_path"], "--apply"))
+    assert result.code == 1 and "receipt backup does not exist" in result.stderr
+    assert ws.target.read_bytes() == RENDERED
+
+
+def test_symlinked_target_is_read_by_check_but_refused_by_install(ws) -> None:  # type: ignore[no-untyped-def]
+    ws.locked()
+    real = ws.root / "real-AGENTS.md"
+    real.write_bytes(RENDERED)
+    ws.target.symlink_to(real)
+    assert ws.run(*ws.m("check")).stdout == b"CURRENT\n"
+    status = ws.run(*ws.m("status"), "--format", "json").json
+    assert status["target_kind"] == "symlink" and status["state"] == "CURRENT"
+    assert ws.run(*ws.m("install", "--apply")).code == 1
+    assert ws.target.is_symlink()
+
+
+def test_os_error_is_reported_as_io_error(ws, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from agents_md_compiler import cmd_static
+
+    def refuse(path: str, data: bytes, mode: int = 0o600) -> None:
+        raise PermissionError(13, "Permission denied", path)
+
+    monkeypatch.setattr(cmd_static, "atomic_create", refuse)
+    out = ws.root / "out.md"
+    result = ws.run(*ws.m("render"), "--output", str(out), "--format", "json")
+    assert result.code == 1 and result.json["state"] is None
+    assert result.json["error"] == {
+        "kind": "CompilerIOError",
+        "message": "Permission denied",
+        "paths": {"lexical": str(out)},
+    }
+
+
+FIXED = "20260102T030405.000006Z"
+
+
+def fixed_clock(ws) -> None:  # type: ignore[no-untyped-def]
+    import datetime as dt
+
+    ws.clock = lambda: dt.datetime(2026, 1, 2, 3, 4, 5, 6, tzinfo=dt.UTC)
+    ids = iter(f"{n:032x}" for n in range(1, 100))
+    ws.operation_id = lambda: next(ids)
+
+
+def test_deterministic_names_with_injected_clock_and_ids(ws) -> None:  # type: ignore[no-untyped-def]
+    fixed_clock(ws)
+    ws.locked()
+    ws.target.write_bytes(RENDERED + b"old\n")
+    doc = ws.run(*ws.m("install", "--apply"), "--format", "json").json
+    prior = sha256_hex(RENDERED + b"old\n")
+    assert Path(doc["backup_path"]).name == f"{FIXED}.{prior}.bak"
+    assert Path(doc["receipt_path"]).name == f"{FIXED}-install-{1:032x}.json"
+    body = json.loads(Path(doc["receipt_path"]).read_bytes())
+    assert body["completed_at"] == "2026-01-02T03:04:05Z" and body["operation_id"] == f"{1:032x}"
+    rolled = ws.run(
+        *ws.m("rollback", "--receipt", doc["receipt_path"], "--apply"), "--format", "json"
+    )
+    assert Path(rolled.json["receipt_written"]).name == f"{FIXED}-rollback-{2:032x}.json"
+    ws.target.write_bytes(RENDERED + b"old\n")
+    again = ws.run(*ws.m("install", "--apply"), "--format", "json").json
+    assert again["backup_path"] == doc["backup_path"]  # same name, same bytes: reused
+
+
+def test_backup_name_collision_with_other_bytes_is_concurrent_change(ws) -> None:  # type: ignore[no-untyped-def]
+    fixed_clock(ws)
+    ws.locked()
+    ws.target.write_bytes(RENDERED + b"old\n")
+    prior = sha256_hex(RENDERED + b"old\n")
+    deployment = ws.state / "agents-md-compiler" / "_v2" / "deployments" / "fixture-bundle"
+    backups = deployment / sha256_hex(str(ws.target).encode()) / "backups"
+    backups.mkdir(parents=True)
+    (backups / f"{FIXED}.{prior}.bak").write_bytes(b"not the same\n")
+    result = ws.run(*ws.m("install", "--apply"), "--format", "json")
+    assert (result.code, result.json["state"]) == (3, "CONCURRENT_CHANGE")
+    assert ws.target.read_bytes() == RENDERED + b"old\n"

@@ -13,7 +13,21 @@ FILE_MODE = 0o600
 
 
 def atomic_write(path: str, data: bytes, mode: int = FILE_MODE) -> None:
-    directory = str(Path(path).parent) or "."
+    """Replace (or create) path with data; readers see old or new bytes, never a mix."""
+    _publish(path, data, mode, exclusive=False)
+
+
+def atomic_create(path: str, data: bytes, mode: int = FILE_MODE) -> None:
+    """Like atomic_write, but raises FileExistsError instead of replacing anything.
+
+    The complete temp file is hard-linked into place, which fails if the name
+    appeared in the meantime, so an existing path is never clobbered.
+    """
+    _publish(path, data, mode, exclusive=True)
+
+
+def _publish(path: str, data: bytes, mode: int, *, exclusive: bool) -> None:
+    directory = str(Path(path).parent)
     fd, temp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -21,11 +35,13 @@ def atomic_write(path: str, data: bytes, mode: int = FILE_MODE) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         Path(temp).chmod(mode)
-        Path(temp).replace(path)
-    except BaseException:
-        with contextlib.suppress(OSError):
+        if exclusive:
+            os.link(temp, path)
+        else:
+            Path(temp).replace(path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
             Path(temp).unlink()
-        raise
     fsync_directory(directory)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from agents_md_compiler.atomic import atomic_write
+from agents_md_compiler.atomic import atomic_create, atomic_write
 from agents_md_compiler.compile import load_and_compile
 from agents_md_compiler.errors import (
     BundleState,
@@ -104,7 +104,10 @@ def cmd_render(inv: Invocation) -> Outcome:
         )
     if not Path(str(Path(output.resolved).parent)).is_dir():
         raise CompilerIOError("output parent directory does not exist", **_where(output))
-    atomic_write(output.resolved, bundle.rendered)
+    try:
+        atomic_create(output.resolved, bundle.rendered)
+    except FileExistsError:
+        raise OutputExistsError("output path appeared while rendering", **_where(output)) from None
     outcome.fields["output_path"] = output.resolved
     outcome.progress.append(f"wrote {len(bundle.rendered)} bytes to {output.resolved}")
     return outcome
