@@ -55,9 +55,12 @@ def test_advisory_lock_contents_and_release(tmp_path: Path) -> None:
     with advisory_lock(str(lock)):
         assert json.loads(lock.read_text()) == {"acquired_at": "held", "pid": os.getpid()}
         assert stat.S_IMODE(lock.stat().st_mode) == 0o600
-        with pytest.raises(LockUnavailableError, match=f"pid {os.getpid()}"):
-            with advisory_lock(str(lock), LockTiming(poll_seconds=0.01, timeout_seconds=0.03)):
-                pass
+        quick = LockTiming(poll_seconds=0.01, timeout_seconds=0.03)
+        with (
+            pytest.raises(LockUnavailableError, match=f"pid {os.getpid()}"),
+            advisory_lock(str(lock), quick),
+        ):
+            pass
     assert not lock.exists()
 
 
@@ -84,7 +87,7 @@ def test_advisory_lock_waits_for_release(tmp_path: Path) -> None:
 def test_unreadable_holder_is_reported_as_unknown(tmp_path: Path) -> None:
     lock = tmp_path / "x.lock"
     lock.write_text("garbage")
-    with pytest.raises(LockUnavailableError, match="pid unknown"):
-        with advisory_lock(str(lock), LockTiming(poll_seconds=0.01, timeout_seconds=0.02)):
-            pass
+    quick = LockTiming(poll_seconds=0.01, timeout_seconds=0.02)
+    with pytest.raises(LockUnavailableError, match="pid unknown"), advisory_lock(str(lock), quick):
+        pass
     assert lock.read_text() == "garbage"
