@@ -66,7 +66,7 @@ def test_unknown_ref_and_bad_url(repo, tmp_path):
 
 
 def test_cache_is_reused_and_trees_are_per_commit(repo, tmp_path, h):
-    src, commits = repo
+    src = repo[0]
     calls: list[list[str]] = []
     base = default_runner(os.environ)
 

@@ -119,12 +119,16 @@ def test_canonical_order_and_outputs_extension():
             "not a plain name",
         ),
         (
-            b'{"schema": 1, "outputs": [{"path": "../x", "sha256": "a", "size": 1, "owners": ["r:x@c"]}]}',
+            b'{"schema": 1, "outputs": [{"path": "../x", "sha256": "a", "size": 1, "owners": []}]}',
             "stay inside",
         ),
         (
-            b'{"schema": 1, "outputs": [{"path": "x", "sha256": "a", "size": true, "owners": ["r:x@c"]}]}',
+            b'{"schema": 1, "outputs": [{"path": "x", "sha256": "a", "size": true, "owners": []}]}',
             "size",
+        ),
+        (
+            b'{"schema": 1, "outputs": [{"path": "x", "sha256": "a", "size": 1, "owners": ["x"]}]}',
+            "kind:name@client",
         ),
     ],
 )
