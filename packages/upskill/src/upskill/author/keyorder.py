@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from upskill.format.bundles import BUNDLE_KEYS
+
 _ITEM_HEAD = ("schema", "name", "description", "audience", "license")
 _ITEM_TAIL = ("metadata", "requires", "ignore", "claude", "copilot", "opencode")
 
@@ -17,17 +19,7 @@ CANONICAL_ORDER: dict[str, tuple[str, ...]] = {
     "rule": (*_ITEM_HEAD, "scope", *_ITEM_TAIL),
     "skill": (*_ITEM_HEAD, "tools", "preload-skills", *_ITEM_TAIL),
     "agent": (*_ITEM_HEAD, "mode", "model", "tools", "preload-skills", *_ITEM_TAIL),
-    "bundle": (
-        "schema",
-        "name",
-        "description",
-        "license",
-        "items",
-        "requires",
-        "plugins",
-        "mcps",
-        "metadata",
-    ),
+    "bundle": BUNDLE_KEYS,
 }
 
 

@@ -103,3 +103,10 @@ def ensure_source_registry(roots: Sequence[Path]) -> None:
                 f"{lockfile} marks a consumer project; author commands "
                 "(new, lint, fmt) run in a source registry"
             )
+
+
+def command_targets(paths: Sequence[Path]) -> list[Target]:
+    """The targets of a `lint`/`fmt` invocation: paths (default `.`), guarded, discovered."""
+    roots = list(paths) or [Path()]
+    ensure_source_registry(roots)
+    return discover_targets(roots)

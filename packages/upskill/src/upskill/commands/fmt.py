@@ -26,14 +26,12 @@ def _shown(path: Path, base: Path) -> str:
 def run(args: argparse.Namespace) -> int:
     from upskill.author.atomic import replace_file
     from upskill.author.fmt import plan_fmt
-    from upskill.author.targets import discover_targets, ensure_source_registry
+    from upskill.author.targets import command_targets
     from upskill.errors import UpskillError
 
     cwd = Path.cwd()
-    roots = list(args.paths) or [Path()]
     try:
-        ensure_source_registry(roots)
-        targets = discover_targets(roots)
+        targets = command_targets(args.paths)
     except UpskillError as error:
         sys.stderr.write(f"upskill fmt: {error}\n")
         return error.exit_code

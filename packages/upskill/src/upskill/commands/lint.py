@@ -18,14 +18,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from upskill.author.lint import lint_targets
     from upskill.author.lint.findings import render_json, render_text
-    from upskill.author.targets import discover_targets, ensure_source_registry
+    from upskill.author.targets import command_targets
     from upskill.errors import UpskillError
 
     cwd = Path.cwd()
-    roots = list(args.paths) or [Path()]
     try:
-        ensure_source_registry(roots)
-        targets = discover_targets(roots)
+        targets = command_targets(args.paths)
     except UpskillError as error:
         sys.stderr.write(f"upskill lint: {error}\n")
         return error.exit_code

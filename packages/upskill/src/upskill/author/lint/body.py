@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
-from upskill.author.lint.findings import Finding, Severity
+from upskill.author.lint.findings import Collector, Finding, Severity
 from upskill.format.directives import validate_directives
 
 if TYPE_CHECKING:
@@ -53,18 +53,14 @@ def _relative_target(href: str) -> str | None:
     return unquote(parts.path)
 
 
-class BodyChecker:
+class BodyChecker(Collector):
     """Checks one entrypoint body; `first_line` is the file line of the body's first line."""
 
     def __init__(self, path: Path, kind: str, body: str, first_line: int) -> None:
-        self.path = path
+        super().__init__(path)
         self.kind = kind
         self.body = body
         self.first_line = first_line
-        self.findings: list[Finding] = []
-
-    def add(self, line: int | None, rule: str, severity: Severity, message: str) -> None:
-        self.findings.append(Finding(self.path, line, rule, severity, message))
 
     def run(self) -> list[Finding]:
         tokens = _parser().parse(self.body)

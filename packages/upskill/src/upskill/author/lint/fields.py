@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from upskill.author.lint.findings import Finding, Severity
+from upskill.author.lint.findings import Collector, Finding, Severity
 from upskill.format.names import name_problem
 
 MAX_DESCRIPTION = 1024
@@ -19,19 +19,18 @@ SKILL_DESCRIPTION_HINT = 200
 MAX_COMPATIBILITY = 500
 
 
-class FieldChecker:
+class FieldChecker(Collector):
     def __init__(
         self, path: Path, kind: str, data: Mapping[str, Any], key_lines: Mapping[str, int]
     ) -> None:
-        self.path = path
+        super().__init__(path)
         self.kind = kind
         self.data = data
         self.key_lines = key_lines
-        self.findings: list[Finding] = []
 
-    def add(self, key: str | None, rule: str, severity: Severity, message: str) -> None:
-        line = self.key_lines.get(key) if key is not None else None
-        self.findings.append(Finding(self.path, line, rule, severity, message))
+    def at(self, key: str | None, rule: str, severity: Severity, message: str) -> None:
+        """A finding on the line of top-level `key` (no line when the key is absent)."""
+        self.add(self.key_lines.get(key) if key is not None else None, rule, severity, message)
 
     def run(self) -> list[Finding]:
         self._name()
@@ -50,21 +49,21 @@ class FieldChecker:
         declared = self.data.get("name")
         if declared is None:
             if self.kind == "bundle":
-                self.add(None, "name", Severity.ERROR, "missing required field 'name'")
+                self.at(None, "name", Severity.ERROR, "missing required field 'name'")
                 return
             problem = name_problem(self.expected_name, skill=self.kind == "skill")
             if problem is not None:
-                self.add(None, "name", Severity.ERROR, f"directory {problem} (no 'name:' set)")
+                self.at(None, "name", Severity.ERROR, f"directory {problem} (no 'name:' set)")
             return
         if type(declared) is not str:
-            self.add("name", "name", Severity.ERROR, "'name' must be a string")
+            self.at("name", "name", Severity.ERROR, "'name' must be a string")
             return
         problem = name_problem(declared, skill=self.kind == "skill")
         if problem is not None:
-            self.add("name", "name", Severity.ERROR, problem)
+            self.at("name", "name", Severity.ERROR, problem)
         if self.kind in ("skill", "bundle") and declared != self.expected_name:
             where = "file name stem" if self.kind == "bundle" else "directory name"
-            self.add(
+            self.at(
                 "name",
                 "name-matches-dir",
                 Severity.ERROR,
@@ -74,20 +73,20 @@ class FieldChecker:
     def _description(self) -> None:
         value = self.data.get("description")
         if value is None:
-            self.add(None, "description", Severity.ERROR, "missing required field 'description'")
+            self.at(None, "description", Severity.ERROR, "missing required field 'description'")
         elif type(value) is not str:
-            self.add("description", "description", Severity.ERROR, "'description' must be a string")
+            self.at("description", "description", Severity.ERROR, "'description' must be a string")
         elif not value.strip():
-            self.add("description", "description", Severity.ERROR, "'description' is empty")
+            self.at("description", "description", Severity.ERROR, "'description' is empty")
         elif len(value) > MAX_DESCRIPTION:
-            self.add(
+            self.at(
                 "description",
                 "description",
                 Severity.ERROR,
                 f"description has {len(value)} characters; the limit is {MAX_DESCRIPTION}",
             )
         elif self.kind == "skill" and len(value) > SKILL_DESCRIPTION_HINT:
-            self.add(
+            self.at(
                 "description",
                 "skill-description-length",
                 Severity.WARNING,
@@ -100,11 +99,11 @@ class FieldChecker:
             return
         value = self.data["compatibility"]
         if type(value) is not str:
-            self.add(
+            self.at(
                 "compatibility", "compatibility", Severity.ERROR, "'compatibility' must be a string"
             )
         elif len(value) > MAX_COMPATIBILITY:
-            self.add(
+            self.at(
                 "compatibility",
                 "compatibility",
                 Severity.ERROR,

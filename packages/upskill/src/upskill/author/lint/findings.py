@@ -35,6 +35,17 @@ class Finding:
         return self
 
 
+class Collector:
+    """Base of the per-file checkers: findings about one path, in check order."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.findings: list[Finding] = []
+
+    def add(self, line: int | None, rule: str, severity: Severity, message: str) -> None:
+        self.findings.append(Finding(self.path, line, rule, severity, message))
+
+
 @dataclass(frozen=True)
 class LintReport:
     files_checked: int

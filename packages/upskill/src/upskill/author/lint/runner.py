@@ -16,7 +16,7 @@ from typing import Any
 from upskill.author.canonical import reorder_yaml
 from upskill.author.lint.body import check_body
 from upskill.author.lint.fields import check_fields
-from upskill.author.lint.findings import Finding, LintReport, Severity
+from upskill.author.lint.findings import Collector, Finding, LintReport, Severity
 from upskill.author.targets import Target
 from upskill.errors import FormatError
 from upskill.format.frontmatter import split_frontmatter
@@ -41,14 +41,10 @@ def _first_difference(actual: str, expected: str) -> int:
     return min(len(actual_lines), len(expected_lines))
 
 
-class FileLinter:
+class FileLinter(Collector):
     def __init__(self, target: Target) -> None:
+        super().__init__(target.path)
         self.target = target
-        self.path = target.path
-        self.findings: list[Finding] = []
-
-    def add(self, line: int | None, rule: str, severity: Severity, message: str) -> None:
-        self.findings.append(Finding(self.path, line, rule, severity, message))
 
     def run(self) -> list[Finding]:
         try:
