@@ -5,12 +5,15 @@ single bm25 ranking span every registry: each registry's rows and its head are
 replaced in one transaction when that registry moves, and public API hits are
 inserted into the same table inside a transaction that is rolled back after
 the query, so they are ranked by the same function and never persisted.
-Columns are weighted name 10, description 3, first paragraph 1.
+Columns are weighted name 10, description 3, first paragraph 1. Registry and
+kind filters are hashed tokens in a `tags` column, so filtering happens inside
+the full-text index and only the winning rows are ever read in full.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import re
 import sqlite3
@@ -21,23 +24,51 @@ from pathlib import Path
 from upskill.errors import UpskillError, UsageError
 from upskill.search.model import PUBLIC_ORIGIN, Entry, Hit, PublicHit
 
-SCHEMA = 2  # bump to rebuild caches written by an older layout
+SCHEMA = 4  # bump to rebuild caches written by an older layout
 INDEX_FILE = "index.sqlite3"
-# bm25 weights per column: name 10, description 3, paragraph 1, the rest unindexed.
-_QUERY = """
-SELECT name, kind, description, paragraph, registry, install, installs,
-       bm25(items, 10.0, 3.0, 1.0, 0, 0, 0, 0, 0, 0) AS score
-FROM items
-WHERE items MATCH ?
-  AND (public = 1 OR registry IN (SELECT value FROM json_each(?)))
-  AND (? IS NULL OR kind = ?)
-ORDER BY (lower(name) = ?) DESC, score, installs DESC, name
-LIMIT ?
-"""
-_WORD = re.compile(r"\w+", re.UNICODE)
+# bm25 weights per column: name 10, description 3, paragraph 1; tags and the
+# unindexed columns 0.
+_RANKED = (
+    "SELECT rowid, bm25(items, 10.0, 3.0, 1.0, 0, 0, 0, 0, 0, 0) AS score FROM items"
+    " WHERE items MATCH ? ORDER BY score, rowid LIMIT ?"
+)
+_SCORED = (
+    "SELECT rowid, bm25(items, 10.0, 3.0, 1.0, 0, 0, 0, 0, 0, 0) FROM items"
+    " WHERE items MATCH ? AND rowid IN (SELECT value FROM json_each(?))"
+)
+_DETAILS = (
+    "SELECT rowid, name, kind, description, paragraph, registry, install, installs"
+    " FROM items WHERE rowid IN (SELECT value FROM json_each(?))"
+)
+_INSERT = (
+    "INSERT INTO items(name, description, paragraph, tags, registry, kind, path, install,"
+    " installs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_PUBLIC_KEY = "\0skills.sh"  # no configured registry name holds a NUL
 
 
-class IndexError_(UpskillError):
+def _tag(prefix: str, value: str) -> str:
+    """A single alphanumeric token, so filters run inside the full-text index."""
+    return prefix + hashlib.sha256(value.encode()).hexdigest()[:16]
+
+
+def _tags(registry_key: str, kind: str) -> str:
+    return f"{_tag('reg', registry_key)} {_tag('kind', kind)}"
+
+
+def _filter(registry_keys: Sequence[str], kind: str | None) -> str:
+    regs = " OR ".join(_tag("reg", r) for r in registry_keys)
+    expression = f"{{tags}} : ({regs})"
+    if kind:
+        expression += f" AND {{tags}} : {_tag('kind', kind)}"
+    return expression
+
+
+# Words as the unicode61 tokenizer sees them (underscore separates).
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+class SearchIndexError(UpskillError):
     """The index database cannot be opened or written."""
 
 
@@ -86,7 +117,9 @@ class IndexStore:
             db = sqlite3.connect(self.path, isolation_level=None, timeout=10)
             self._create(db)
         except OSError as exc:
-            raise IndexError_(f"cannot open index: {exc.strerror or exc}", path=self.path) from None
+            raise SearchIndexError(
+                f"cannot open index: {exc.strerror or exc}", path=self.path
+            ) from None
         self._db = db
         return db
 
@@ -98,9 +131,9 @@ class IndexStore:
             DROP TABLE IF EXISTS items;
             DROP TABLE IF EXISTS registries;
             CREATE VIRTUAL TABLE items USING fts5(
-                name, description, paragraph,
+                name, description, paragraph, tags,
                 registry UNINDEXED, kind UNINDEXED, path UNINDEXED,
-                install UNINDEXED, installs UNINDEXED, public UNINDEXED,
+                install UNINDEXED, installs UNINDEXED,
                 tokenize = 'porter unicode61 remove_diacritics 2', prefix = '2 3'
             );
             CREATE TABLE registries(
@@ -122,7 +155,7 @@ class IndexStore:
         try:
             db.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
-            raise IndexError_(f"index is busy: {exc}", path=self.path) from None
+            raise SearchIndexError(f"index is busy: {exc}", path=self.path) from None
         try:
             yield db
         except BaseException:
@@ -155,13 +188,13 @@ class IndexStore:
         with self._transaction(commit=True) as db:
             db.execute("DELETE FROM items WHERE registry = ?", (registry,))
             db.executemany(
-                "INSERT INTO items(name, description, paragraph, registry, kind, path, install,"
-                " installs, public) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, 0)",
+                _INSERT,
                 [
-                    (e.name, e.description, e.paragraph, registry, e.kind, e.path, cmd)
+                    (e.name, e.description, e.paragraph, _tags(registry, e.kind), registry,
+                     e.kind, e.path, cmd, None)
                     for e, cmd in zip(entries, install, strict=True)
                 ],
-            )
+            )  # fmt: skip
             db.execute(
                 "INSERT OR REPLACE INTO registries VALUES (?, ?, ?, ?, ?)",
                 (registry, source, head, indexed_at, len(entries)),
@@ -188,27 +221,53 @@ class IndexStore:
         kind: str | None = None,
         limit: int = 10,
     ) -> list[Hit]:
-        """Rank registry rows and public hits (with their install commands) together."""
-        expression = match_expression(query)
-        exact = "-".join(_WORD.findall(query.lower()))
+        """Rank registry rows and public hits (with their install commands) together.
+
+        An item whose whole name is the query comes first; the rest follow by
+        bm25. Only row ids are sorted; details are read for the winners alone.
+        """
+        words = _WORD.findall(query.lower())
+        terms = match_expression(query)
+        keys = [*registries, *([_PUBLIC_KEY] if public else [])]
+        if not keys:
+            return []
+        scope = _filter(keys, kind)
         with self._transaction(commit=False) as db:
             db.executemany(
-                "INSERT INTO items(name, description, paragraph, registry, kind, path, install,"
-                " installs, public) VALUES (?, ?, '', ?, 'skill', '', ?, ?, 1)",
-                [(h.name, h.description, PUBLIC_ORIGIN, cmd, h.installs) for h, cmd in public],
+                _INSERT,
+                [
+                    (h.name, h.description, "", _tags(_PUBLIC_KEY, "skill"), PUBLIC_ORIGIN,
+                     "skill", "", cmd, h.installs)
+                    for h, cmd in public
+                ],
+            )  # fmt: skip
+            phrase = " ".join(words)
+            exact_ids = self._exact(db, f'{{name}} : ^"{phrase}" AND {scope}', "-".join(words))
+            ranked = db.execute(_RANKED, (f"{terms} AND {scope}", limit)).fetchall()
+            scores = dict(ranked)
+            if exact_ids:
+                scores.update(db.execute(_SCORED, (f"{terms} AND {scope}", json.dumps(exact_ids))))
+            order = list(dict.fromkeys([*exact_ids, *(r for r, _ in ranked)]))[:limit]
+            details = {row[0]: row[1:] for row in db.execute(_DETAILS, (json.dumps(order),))}
+        hits = []
+        for rowid in order:
+            name, k, description, paragraph, registry, install, installs = details[rowid]
+            hits.append(
+                Hit(
+                    name=name,
+                    kind=k,
+                    description=description or paragraph,
+                    origin=registry,
+                    install=install,
+                    score=-scores[rowid],
+                    installs=installs,
+                )
             )
-            rows = db.execute(
-                _QUERY, (expression, json.dumps(list(registries)), kind, kind, exact, limit)
-            ).fetchall()
-        return [
-            Hit(
-                name=name,
-                kind=k,
-                description=description or paragraph,
-                origin=registry,
-                install=install,
-                score=-score,
-                installs=installs,
-            )
-            for name, k, description, paragraph, registry, install, installs, score in rows
-        ]
+        return hits
+
+    @staticmethod
+    def _exact(db: sqlite3.Connection, expression: str, name: str) -> list[int]:
+        rows = db.execute(
+            "SELECT rowid, lower(name) FROM items WHERE items MATCH ? ORDER BY rowid", (expression,)
+        ).fetchall()
+        return [rowid for rowid, found in rows if found == name]
