@@ -100,9 +100,9 @@ def test_shared_dir_written_once_with_one_lock_per_platform(
 
     real = applier.stage_tree
 
-    def spy(dest: Path, files: Any) -> Any:
+    def spy(dest: Path, files: Any, **kwargs: Any) -> Any:
         writes.append(dest)
-        return real(dest, files)
+        return real(dest, files, **kwargs)
 
     monkeypatch.setattr(applier, "stage_tree", spy)
     installer = machine.installer()

@@ -120,3 +120,38 @@ def test_interrupted_staging_is_replaced(tmp_path: Path) -> None:
     commit_trees([stage_tree(dest, [SkillFile.text("SKILL.md", "x")])])
     assert sorted(p.name for p in (tmp_path / "skills").iterdir()) == ["tool"]
     assert [p.name for p in dest.iterdir()] == ["SKILL.md"]
+
+
+def test_failed_staging_leaves_existing_tree_untouched(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dest = tmp_path / "tool"
+    dest.mkdir()
+    (dest / "SKILL.md").write_text("old")
+    import cmx_core.treewriter as treewriter
+
+    calls = []
+
+    def flaky(path: Path, data: bytes, *, durable: bool) -> None:
+        calls.append(path)
+        if len(calls) == 2:
+            raise OSError("no space left")
+        path.write_bytes(data)
+
+    monkeypatch.setattr(treewriter, "write_file", flaky)
+    files = [SkillFile.text("SKILL.md", "new"), SkillFile.text("b/c.md", "x")]
+    for replace in (False, True):
+        calls.clear()
+        with pytest.raises(OSError, match="no space left"):
+            stage_tree(dest, files, replace=replace)
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["tool"]
+        assert sorted(p.relative_to(dest).as_posix() for p in dest.rglob("*")) == ["SKILL.md", "b"]
+        assert (dest / "SKILL.md").read_text() == "old"
+
+
+def test_bundle_file_replaces_a_local_directory(tmp_path: Path) -> None:
+    dest = tmp_path / "tool"
+    (dest / "notes.md").mkdir(parents=True)
+    (dest / "notes.md" / "inner").write_text("x")
+    commit_trees([stage_tree(dest, [SkillFile.text("notes.md", "file now")])])
+    assert (dest / "notes.md").read_text() == "file now"

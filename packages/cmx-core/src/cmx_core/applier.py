@@ -18,7 +18,7 @@ from cmx_core.platforms import ArtifactKind
 from cmx_core.report import Report, TargetOutcome
 from cmx_core.scopelock import scope_lock
 from cmx_core.sources import bundled_source_name, register
-from cmx_core.treewriter import commit_trees, remove_path, stage_tree
+from cmx_core.treewriter import commit_trees, stage_tree
 
 
 def discarded_paths(dest: Path, files: tuple[SkillFile, ...]) -> tuple[Path, ...]:
@@ -69,15 +69,17 @@ def _apply_locked(
         t.dest_dir for t in writing if plan.force and isinstance(t.action, Update | Downgrade)
     }
     discarded = {dest: discarded_paths(dest, files) for dest in sorted(replaced)}
-    for dest in sorted(replaced):
-        if dest.exists() or dest.is_symlink():
-            remove_path(dest)
     config = load_config(layout)
     registering = plan.cmx_present and config.managed_platforms is not None
     materialized = layout.materialized_path(
         artifact_home(config, layout), ArtifactKind.SKILL, plan.tool.name
     )
-    trees = [stage_tree(dest, files) for dest in dict.fromkeys(t.dest_dir for t in writing)]
+    # Everything is staged before anything existing is touched, so a failure while
+    # writing leaves the previous install intact.
+    trees = [
+        stage_tree(dest, files, replace=dest in replaced)
+        for dest in dict.fromkeys(t.dest_dir for t in writing)
+    ]
     if registering:
         trees.append(stage_tree(materialized, files))
     commit_trees(trees)

@@ -25,15 +25,32 @@ from cmx_core.containment import require_inside
 class StagedTree:
     dest: Path
     renames: list[tuple[Path, Path]] = field(default_factory=list)
+    replaces: bool = False
+    """Whether commit removes the existing destination before renaming the new one in."""
 
 
 def _staging_dir(dest: Path) -> Path:
     return dest.with_name(f".{dest.name}.cmx-staging")
 
 
-def stage_tree(dest: Path, files: Iterable[SkillFile]) -> StagedTree:
-    staged = StagedTree(dest)
-    if not dest.exists() and not dest.is_symlink():
+def stage_tree(dest: Path, files: Iterable[SkillFile], *, replace: bool = False) -> StagedTree:
+    """Write `files` under temporary names; with `replace`, as a whole new directory."""
+    exists = dest.exists() or dest.is_symlink()
+    staged = StagedTree(dest, replaces=replace and exists)
+    try:
+        _stage_into(staged, files, whole=replace or not exists)
+    except BaseException:
+        for tmp, _final in staged.renames:
+            remove_path(tmp)
+        if replace or not exists:
+            remove_path(_staging_dir(dest))
+        raise
+    return staged
+
+
+def _stage_into(staged: StagedTree, files: Iterable[SkillFile], *, whole: bool) -> None:
+    dest = staged.dest
+    if whole:
         root = _staging_dir(dest)
         if root.exists() or root.is_symlink():
             remove_path(root)  # left over from an interrupted run
@@ -46,29 +63,32 @@ def stage_tree(dest: Path, files: Iterable[SkillFile]) -> StagedTree:
             write_file(target, f.data, durable=False)
         root.mkdir(parents=True, exist_ok=True)
         staged.renames.append((root, dest))
-        return staged
+        return
     real_dest = dest.resolve()
     for f in files:
         target = dest.joinpath(*f.rel_path.split("/"))
         target.parent.mkdir(parents=True, exist_ok=True)
         require_inside(target.parent, real_dest, "skill directory")
-        if target.is_symlink() or target.is_dir():
-            remove_path(target)
         tmp = target.with_name(f".{target.name}.cmx-tmp")
-        write_file(tmp, f.data, durable=False)
         staged.renames.append((tmp, target))
-    return staged
+        write_file(tmp, f.data, durable=False)
 
 
 def commit_trees(trees: Iterable[StagedTree]) -> None:
     """One flush for all staged bytes, then the renames, then the directory entries."""
-    pending = [pair for tree in trees for pair in tree.renames]
+    staged = list(trees)
+    pending = [pair for tree in staged for pair in tree.renames]
     if not pending:
         return
     os.sync()
+    for tree in staged:
+        if tree.replaces:
+            remove_path(tree.dest)
     parents: dict[Path, None] = {}
     for tmp, final in pending:
         final.parent.mkdir(parents=True, exist_ok=True)
+        if final.is_symlink() or (final.is_dir() and not tmp.is_dir()):
+            remove_path(final)  # a bundle file replaces a local link or directory
         tmp.replace(final)
         parents[final.parent] = None
     for parent in parents:
@@ -81,6 +101,8 @@ def write_tree(dest: Path, files: Iterable[SkillFile]) -> None:
 
 def remove_path(path: Path) -> None:
     """Delete a file, a directory tree, or a symlink (never what it points to)."""
+    if not path.exists() and not path.is_symlink():
+        return
     if path.is_symlink() or not path.is_dir():
         path.unlink(missing_ok=True)
     else:
