@@ -72,6 +72,10 @@ def test_path_resolution_is_lexical() -> None:
     assert resolve("/abs//p", "/base", ENV) == "/abs/p"
     assert expand_user("~", ENV) == "/home/tester"
     assert expand_user("x~", ENV) == "x~"
+    assert expand_user("~no-such-user-here/x", ENV) == "~no-such-user-here/x"
+    assert expand_user("~root/x", ENV).endswith("/x") and not expand_user("~root", ENV).startswith(
+        "~"
+    )
 
 
 def test_manifest_resolves_relative_to_its_directory(tmp_path: Path) -> None:

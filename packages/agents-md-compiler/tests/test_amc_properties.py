@@ -78,7 +78,7 @@ def test_valid_module_sets_round_trip_to_current(make_workspace, modules) -> Non
 TARGETS = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=30)
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(
     bundle_id=IDS,
     target=TARGETS.filter(str.strip),

@@ -22,7 +22,10 @@ def expand_user(value: str, environ: Mapping[str, str]) -> str:
     if head == "~":
         home = environ.get("HOME") or str(Path("~").expanduser())
         return home + sep + tail if sep else home
-    return str(Path(value).expanduser())
+    try:
+        return str(Path(value).expanduser())
+    except RuntimeError:  # unknown user: keep the value literal, like os.path.expanduser
+        return value
 
 
 def resolve(value: str, base: str, environ: Mapping[str, str]) -> str:
