@@ -91,3 +91,62 @@ def test_comment_directly_above_key_travels_with_it(text: str) -> None:
             if above.startswith("#"):
                 where = once.index(line)
                 assert once[where - 1] == above
+
+
+BODY_FRAGMENTS = [
+    "## Heading",
+    "### Sub heading",
+    "Some *emphasis* and __strong__ text.",
+    "* star bullet",
+    "- dash bullet",
+    "1. first",
+    "```python\nprint('x')\n```",
+    "<!-- @client:claude -->",
+    "<!-- @endclient -->",
+    "| a | b |\n|---|---|\n| 1 | 2 |",
+    "> quoted",
+    "See [ref](references/x.md).",
+]
+
+
+@st.composite
+def entrypoint(draw: st.DrawFn) -> str:
+    yaml_text = draw(frontmatter())
+    pieces = draw(st.lists(st.sampled_from(BODY_FRAGMENTS), max_size=8))
+    separators = draw(st.lists(st.sampled_from(["\n", "\n\n", "\n\n\n"]), min_size=len(pieces)))
+    body = "".join(p + s for p, s in zip(pieces, separators, strict=False))
+    seam = draw(st.sampled_from(["", "\n", "\n\n\n"]))
+    newline = draw(st.sampled_from(["\n", "\r\n"]))
+    return f"---\n{yaml_text}---\n{seam}{body}".replace("\n", newline)
+
+
+@settings(max_examples=100, deadline=None)
+@given(entrypoint())
+def test_whole_file_canonicalisation_is_idempotent(text: str) -> None:
+    from upskill.author.canonical import canonical_text
+
+    once = canonical_text(text, KIND, PATH)
+    assert canonical_text(once, KIND, PATH) == once
+    assert "\r" not in once
+    _, _, body = once.partition("\n---\n")
+    assert body == "" or (body.startswith("\n") and not body.startswith("\n\n"))
+    assert once.endswith("\n")
+
+
+def test_empty_body_file_ends_at_the_closing_fence() -> None:
+    from upskill.author.canonical import canonical_text
+
+    text = "---\nname: x\nschema: 1\n---\n\n\n"
+    assert canonical_text(text, "rule", Path("x/RULE.md")) == "---\nschema: 1\nname: x\n---\n"
+
+
+def test_comment_only_frontmatter_is_kept_and_a_list_is_refused() -> None:
+    import pytest
+
+    from upskill.author.canonical import canonical_text
+    from upskill.errors import FormatError
+
+    text = "---\n# just a comment\n---\n\n## X\n"
+    assert canonical_text(text, "rule", Path("x/RULE.md")) == text
+    with pytest.raises(FormatError, match="frontmatter must be a YAML mapping"):
+        canonical_text("---\n- a\n- b\n---\n\n## X\n", "rule", Path("x/RULE.md"))

@@ -28,6 +28,8 @@ def _lines(yaml_text: str) -> list[str]:
 
 
 def _mapping(data: Any, path: Path, line: int) -> dict[str, Any]:
+    if data is None:
+        return {}  # empty (or comment-only) frontmatter: nothing to reorder
     if not isinstance(data, dict):
         raise FormatError("frontmatter must be a YAML mapping", path=path, line=line)
     return data

@@ -83,14 +83,13 @@ class FileLinter(Collector):
         except FormatError as error:
             self.add(error.line, "key-order", Severity.WARNING, error.message)
             return
-        if canonical != yaml_text:
-            line = first_line + _first_difference(yaml_text, canonical)
-            self.add(
-                line,
-                "key-order",
-                Severity.WARNING,
-                "frontmatter is not in canonical key order/layout; run `upskill fmt`",
-            )
+        self._differs(
+            yaml_text,
+            canonical,
+            first_line,
+            "key-order",
+            "frontmatter is not in canonical key order/layout; run `upskill fmt`",
+        )
 
     def _entrypoint(self, text: str) -> None:
         from upskill.markdown import format_body
@@ -136,15 +135,15 @@ class FileLinter(Collector):
             ):
                 self.findings.append(finding)
 
+    def _differs(self, actual: str, expected: str, first_line: int, rule: str, msg: str) -> None:
+        """A warning at the first line where `actual` departs from what fmt would write."""
+        if actual != expected:
+            line = first_line + _first_difference(actual, expected)
+            self.add(line, rule, Severity.WARNING, msg)
+
     def _body_format(self, body: str, expected: str, first_line: int, what: str) -> None:
-        if body != expected:
-            line = first_line + _first_difference(body, expected)
-            self.add(
-                line,
-                "body-format",
-                Severity.WARNING,
-                f"{what} is not formatted canonically; run `upskill fmt`",
-            )
+        message = f"{what} is not formatted canonically; run `upskill fmt`"
+        self._differs(body, expected, first_line, "body-format", message)
 
     def _override(self, text: str) -> None:
         """Override bodies: body checks only; frontmatter in one is the model's finding."""
