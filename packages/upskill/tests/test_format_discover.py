@@ -95,3 +95,12 @@ def test_crlf_and_bom_are_tolerated(tmp_path: Path) -> None:
     )
     (rule,) = load_item_dir(tmp_path / "x")
     assert (rule.description, rule.body, rule.body_line) == ("d", "\n## Body\n", 4)
+
+
+def test_git_metadata_is_never_a_resource(tmp_path: Path) -> None:
+    write(
+        tmp_path / "repo",
+        {"SKILL.md": RULE, ".git/HEAD": "ref", "sub/.git": "gitdir: x", "a.md": "a"},
+    )
+    (skill,) = discover(tmp_path / "repo").items
+    assert [r.path for r in skill.resources] == ["a.md"]

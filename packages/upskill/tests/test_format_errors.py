@@ -357,3 +357,13 @@ def test_unreadable_is_reported_not_crashing(tmp_path: Path) -> None:
     (item / "RULE.md").mkdir()
     with pytest.raises(FormatError):
         load_item_dir(item)
+
+
+def test_symlink_escaping_inside_ignored_path_is_allowed(tmp_path: Path) -> None:
+    item = write(tmp_path / "item", {"RULE.md": GOOD_RULE, "keep.md": "k"})
+    (item / "RULE.md").write_text("---\ndescription: d\nignore: [vendor/]\n---\n")
+    (item / "vendor").mkdir()
+    (tmp_path / "outside").write_text("o")
+    (item / "vendor" / "link").symlink_to(tmp_path / "outside")
+    (rule,) = load_item_dir(item)
+    assert [r.path for r in rule.resources] == ["keep.md"]

@@ -31,7 +31,7 @@ from upskill.format.model import (
     Skill,
 )
 from upskill.format.names import check_name
-from upskill.format.resources import collect_resources, scan_files
+from upskill.format.resources import ItemFiles, collect_resources, scan_files
 from upskill.format.vocabulary import CAPABILITIES
 from upskill.format.yamlio import load_yaml, top_level_key_lines
 
@@ -197,7 +197,7 @@ def _mode(fields: Fields) -> str | None:
 
 
 def parse_entrypoint(
-    kind: Kind, directory: Path, text: str, path: Path, *, files: list[tuple[str, Path]]
+    kind: Kind, directory: Path, text: str, path: Path, *, files: ItemFiles
 ) -> Item:
     """Parse one entrypoint of `directory` (its text already read)."""
     document = split_frontmatter(text, path)
