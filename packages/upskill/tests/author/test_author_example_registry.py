@@ -111,3 +111,35 @@ def test_example_registry_covers_the_format_features(example_registry):
     entrypoints = ("RULE.md", "SKILL.md", "AGENT.md")
     co_located = [d for d in skills.iterdir() if sum((d / e).is_file() for e in entrypoints) > 1]
     assert [d.name for d in co_located] == ["acme-dependency-review"]
+
+
+def test_example_registry_renders_markdownlint_clean(example_registry, tmp_path):
+    """Generated output of every example item passes markdownlint (the §7.4 guarantee),
+    with the rule set the render conformance tests pin (MD013 and MD041 off)."""
+    from pymarkdown.api import PyMarkdownApi
+
+    from upskill.clients import RENDER_TARGETS
+    from upskill.format import discover
+    from upskill.render import render_item
+
+    written = []
+    for item in discover(example_registry / "skills").items:
+        for client in RENDER_TARGETS:
+            for output in render_item(item, client).files:
+                if output.path.endswith(".md"):
+                    target = tmp_path / client / output.path
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.write_bytes(output.data)
+                    written.append(target)
+    assert len(written) > 20
+    api = (
+        PyMarkdownApi()
+        .enable_extension_by_identifier("front-matter")
+        .disable_rule_by_identifier("md041")
+        .disable_rule_by_identifier("md013")
+    )
+    failures = []
+    for path in written:
+        result = api.scan_path(str(path))
+        failures.extend(str(f) for f in result.scan_failures)
+    assert failures == []
