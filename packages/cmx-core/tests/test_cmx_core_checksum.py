@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from cmx_core.bundle import BundledSkill, SkillFile
 from cmx_core.checksum import canonical_order, checksum_dir, checksum_pairs, is_canonical
 from cmx_core.errors import UnsafePathError
-from cmx_core.treewriter import write_tree
+from cmx_core.treewriter import commit_trees, stage_tree
 
 
 def test_hash_is_path_then_content_without_separators() -> None:
@@ -55,7 +55,7 @@ def test_on_disk_walk_skips_excluded_and_matches_memory(tmp_path: Path) -> None:
         SkillFile.text("docs/a.b", "1"),
         SkillFile.text("docs/a/b", "2"),
     ]
-    write_tree(tmp_path / "skill", files)
+    commit_trees([stage_tree(tmp_path / "skill", files)])
     assert (tmp_path / "skill/scripts/.env").read_text() == "SECRET=${TOKEN}\n"
     assert checksum_dir(tmp_path / "skill") == checksum_pairs((f.rel_path, f.data) for f in files)
 
@@ -107,7 +107,7 @@ def test_checksum_ignores_input_order(pairs: list[tuple[str, bytes]], rnd: objec
 def test_in_memory_checksum_equals_on_disk(tmp_path: Path, pairs: list[tuple[str, bytes]]) -> None:
     dest = tmp_path / f"skill-{abs(hash(tuple(pairs)))}"
     bundle = BundledSkill.from_files(SkillFile.binary(p, d) for p, d in pairs)
-    write_tree(dest, bundle.files)
+    commit_trees([stage_tree(dest, bundle.files)])
     assert checksum_dir(dest) == checksum_pairs(pairs)
 
 

@@ -95,10 +95,6 @@ def commit_trees(trees: Iterable[StagedTree]) -> None:
         fsync_dir(parent)
 
 
-def write_tree(dest: Path, files: Iterable[SkillFile]) -> None:
-    commit_trees([stage_tree(dest, files)])
-
-
 def remove_path(path: Path) -> None:
     """Delete a file, a directory tree, or a symlink (never what it points to)."""
     if not path.exists() and not path.is_symlink():

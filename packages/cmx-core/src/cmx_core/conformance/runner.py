@@ -87,5 +87,5 @@ def run_directory(root: Path) -> RunResult:
             else:
                 failures.append(Failure(case.label, reason))
     if passed == 0 and not failures:
-        failures.append(Failure(str(root), "no categories found"))
+        failures.append(Failure(str(root), "no cases found"))
     return RunResult(passed, tuple(failures))
