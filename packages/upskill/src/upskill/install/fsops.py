@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import os
 import signal
-import tempfile
 from pathlib import Path
 
+from upskill import fsio
 from upskill.errors import UpskillError
+from upskill.fsio import fsync_dir as fsync_dir  # re-exported for existing importers
 
 FAULT_ENV = "UPSKILL_FAULT_AFTER_WRITES"
 
@@ -49,34 +50,9 @@ def contained(root: Path, rel: str) -> Path:
     return current / parts[-1]
 
 
-def fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
-    """Temp file in the same directory, fsync, rename; never a half-written target."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        Path(tmp).chmod(mode)
-        Path(tmp).replace(path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    fsync_dir(path.parent)
+    """`upskill.fsio.atomic_write`, counted as one mutation for fault injection."""
+    fsio.atomic_write(path, data, mode)
     FAULTS.tick()
 
 

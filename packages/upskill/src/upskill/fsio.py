@@ -1,0 +1,63 @@
+"""Crash-safe file writes shared by every upskill writer.
+
+A reader must never see half a file, and a crash must leave either the old or
+the new bytes: data goes to a temp file in the target's directory, is fsynced,
+then renamed over the target, and the directory is fsynced. `create_exclusive`
+is the variant for files that must not replace anything (`upskill new`): the
+complete temp file is hard-linked into place, which fails if the target exists.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import tempfile
+from pathlib import Path
+
+
+def fsync_dir(path: Path) -> None:
+    """Make a rename or unlink in `path` durable (best effort where unsupported)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
+    """Temp file in the same directory, fsync, rename; never a half-written target."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        Path(tmp).chmod(mode)
+        Path(tmp).replace(path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    fsync_dir(path.parent)
+
+
+def replace_file(path: Path, data: bytes) -> None:
+    """Atomically replace an existing file, keeping its permission bits."""
+    atomic_write(path, data, path.stat().st_mode & 0o7777)
+
+
+def create_exclusive(path: Path, data: bytes, mode: int = 0o644) -> None:
+    """Atomically create `path`; raises FileExistsError instead of replacing a file."""
+    temp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.new")
+    atomic_write(temp, data, mode)
+    try:
+        os.link(temp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            temp.unlink()
+    fsync_dir(path.parent)
