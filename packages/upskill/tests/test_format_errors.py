@@ -367,3 +367,16 @@ def test_symlink_escaping_inside_ignored_path_is_allowed(tmp_path: Path) -> None
     (item / "vendor" / "link").symlink_to(tmp_path / "outside")
     (rule,) = load_item_dir(item)
     assert [r.path for r in rule.resources] == ["keep.md"]
+
+
+def test_requires_entry_without_name(tmp_path: Path) -> None:
+    item = write(
+        tmp_path / "item",
+        {"RULE.md": "---\ndescription: x\nrequires:\n  rules: [{source: a/b}]\n---\n"},
+    )
+    assert load_error(item) == f"{item}/RULE.md:3: 'requires.rules' entry needs a string 'name'"
+    path = tmp_path / "b.bundle.yaml"
+    path.write_text("schema: 1\nname: b\ndescription: x\nrequires:\n  - {version: '1'}\n")
+    with pytest.raises(FormatError) as excinfo:
+        load_bundle(path)
+    assert str(excinfo.value) == f"{path}:4: 'requires' entry needs a string 'name'"

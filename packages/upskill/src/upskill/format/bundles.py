@@ -51,8 +51,9 @@ def _requirement(fields: Fields, entry: Any) -> BundleRequirement:
     unknown = sorted(set(entry) - {"name", "version", "source"})
     if unknown:
         raise fields.error("requires", f"'requires' entry has unknown key(s): {', '.join(unknown)}")
-    name = fields.string("requires", required=True, value=entry.get("name") or "")
-    assert name is not None
+    name = entry.get("name")
+    if type(name) is not str:
+        raise fields.error("requires", "'requires' entry needs a string 'name'")
     return BundleRequirement(
         check_name(name, fields.path, fields.line_of("requires")),
         fields.string("requires", value=entry.get("version")),

@@ -140,9 +140,10 @@ def _requirement(fields: Fields, key: str, entry: Any) -> Requirement:
             raise fields.error(
                 "requires", f"'{key}' entry has unknown key(s): {', '.join(unknown)}"
             )
-        name = fields.string(key, required=True, value=entry.get("name") or "")
+        name = entry.get("name")
+        if type(name) is not str:
+            raise fields.error("requires", f"'{key}' entry needs a string 'name'")
         source = fields.string(key, value=entry.get("source"))
-        assert name is not None
         return Requirement(check_name(name, fields.path, line), source)
     raise fields.error("requires", f"'{key}' entries must be names or {{name, source}} maps")
 
