@@ -75,6 +75,7 @@ def test_apply_creates_target_receipt_and_last_installed(ws, assert_schema) -> N
         last["installed_size_bytes"] == 982 and mode_of(deployment / "last-installed.json") == 0o600
     )
     assert not list((ws.state / "agents-md-compiler" / "_v2" / "locks").iterdir())
+    assert not (deployment / "journal.json").exists()
     assert ws.run(*ws.m("check")).stdout == b"CURRENT\n"
 
 
@@ -199,6 +200,7 @@ def test_failure_after_replace_restores_previous_target(ws) -> None:  # type: ig
     assert preserved[0].name.endswith(f".{RENDERED_SHA}.generated")
     assert receipts(ws) == []
     assert len(list(ws.state.rglob("backups/*.bak"))) == 1
+    assert not list(ws.state.rglob("journal.json"))
 
 
 def test_failure_after_replace_removes_created_target(ws) -> None:  # type: ignore[no-untyped-def]
@@ -484,3 +486,32 @@ def test_backup_name_collision_with_other_bytes_is_concurrent_change(ws) -> None
     result = ws.run(*ws.m("install", "--apply"), "--format", "json")
     assert (result.code, result.json["state"]) == (3, "CONCURRENT_CHANGE")
     assert ws.target.read_bytes() == RENDERED + b"old\n"
+
+
+def test_interrupted_install_leaves_a_journal_that_is_reported(ws) -> None:  # type: ignore[no-untyped-def]
+    import pytest
+
+    ws.locked()
+
+    def killed(path: str) -> None:
+        raise KeyboardInterrupt
+
+    ws.hooks = MutationHooks(after_replace=killed)
+    with pytest.raises(KeyboardInterrupt):
+        ws.run(*ws.m("install", "--apply"))
+    journals = list(ws.state.rglob("journal.json"))
+    assert len(journals) == 1
+    intent = json.loads(journals[0].read_bytes())
+    assert intent["installed_sha256"] == RENDERED_SHA and intent["previous_sha256"] is None
+    assert b"Prefer the smallest" not in journals[0].read_bytes()
+    assert not list(ws.state.rglob("locks/*.lock"))
+    status = ws.run(*ws.m("status"), "--format", "json").json
+    assert status["interrupted_journal"] == str(journals[0])
+    ws.hooks = MutationHooks()
+    result = ws.run(*ws.m("install", "--apply"), "--format", "json")
+    assert result.code == 0
+    kept = Path(result.json["interrupted_journal"])
+    assert kept.parent.name == "preserved" and kept.name.endswith("-interrupted.journal.json")
+    assert "an earlier install was interrupted" in result.stderr
+    assert not journals[0].exists()
+    assert ws.run(*ws.m("status"), "--format", "json").json["interrupted_journal"] is None

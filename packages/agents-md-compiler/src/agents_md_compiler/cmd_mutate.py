@@ -47,6 +47,7 @@ def cmd_install(inv: Invocation) -> Outcome:
             "backup_sha256": None,
             "receipt_path": None,
             "target_mode": format_mode(plan.target_mode),
+            "interrupted_journal": None,
         }
     )
     if not plan.proceed or not options.apply:
@@ -66,9 +67,15 @@ def cmd_install(inv: Invocation) -> Outcome:
             "backup_sha256": result.backup_sha256,
             "receipt_path": result.receipt_path,
             "target_sha256": bundle.rendered_sha256,
+            "interrupted_journal": result.interrupted_journal,
         }
     )
     outcome = Outcome.for_state(result.state, **fields)
+    if result.interrupted_journal is not None:
+        outcome.progress.append(
+            f"warning: an earlier install was interrupted; its journal is kept at "
+            f"{result.interrupted_journal}"
+        )
     outcome.progress.append(f"installed {ev.target_path.resolved}; receipt {result.receipt_path}")
     return outcome
 

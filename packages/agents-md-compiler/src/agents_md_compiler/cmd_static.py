@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from agents_md_compiler import journal
 from agents_md_compiler.atomic import atomic_create, atomic_write
 from agents_md_compiler.compile import load_and_compile
 from agents_md_compiler.errors import (
@@ -142,6 +143,7 @@ def cmd_status(inv: Invocation) -> Outcome:
             "lock_present": ev.lock.present,
             "lock_matches": ev.lock.present and ev.lock.state is None,
             "target_kind": str(ev.target.kind),
+            "interrupted_journal": journal.pending(dirs),
         }
     )
     outcome = Outcome.for_state(ev.state, **fields)
@@ -159,6 +161,7 @@ def cmd_status(inv: Invocation) -> Outcome:
             "receipt_count",
             "latest_receipt",
             "backup_count",
+            "interrupted_journal",
         )
     )
     return outcome

@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from agents_md_compiler import journal
 from agents_md_compiler.atomic import atomic_write, ensure_private_dir
 from agents_md_compiler.errors import BundleState, ConcurrentChangeError, MutationError
 from agents_md_compiler.evaluate import Evaluation
@@ -26,6 +27,7 @@ class InstallResult:
     backup_path: str | None
     backup_sha256: str | None
     receipt_path: str
+    interrupted_journal: str | None
 
 
 def apply_install(ev: Evaluation, plan: InstallPlan, root: str, seams: Seams) -> InstallResult:
@@ -38,7 +40,9 @@ def apply_install(ev: Evaluation, plan: InstallPlan, root: str, seams: Seams) ->
         now = seams.clock()
         opid = seams.operation_id()
         _recheck(ev, plan)
+        interrupted = journal.set_aside(dirs, stamp(now))
         backup_path = _write_backup(dirs, plan, stamp(now))
+        journal.begin(dirs, _intent(ev, plan, opid, backup_path, completed_at(now)))
         atomic_write(target_path, ev.bundle.rendered, plan.target_mode)
         receipt_path = str(Path(dirs.receipts, f"{stamp(now)}-install-{opid}.json"))
         try:
@@ -55,6 +59,7 @@ def apply_install(ev: Evaluation, plan: InstallPlan, root: str, seams: Seams) ->
                 "receipt": receipt_path,
             }
             atomic_write(dirs.last_installed, canonical_json(last))
+            journal.finish(dirs)
         except Exception as exc:
             outcome = _recover(ev, plan, dirs, backup_path, receipt_path, stamp(now), opid)
             raise MutationError(
@@ -63,7 +68,21 @@ def apply_install(ev: Evaluation, plan: InstallPlan, root: str, seams: Seams) ->
                 resolved=target_path,
             ) from exc
     backup_sha = None if backup_path is None else plan.previous.sha256
-    return InstallResult(BundleState.CURRENT, backup_path, backup_sha, receipt_path)
+    return InstallResult(BundleState.CURRENT, backup_path, backup_sha, receipt_path, interrupted)
+
+
+def _intent(
+    ev: Evaluation, plan: InstallPlan, opid: str, backup_path: str | None, started: str
+) -> dict[str, object]:
+    return {
+        "operation": "install",
+        "operation_id": opid,
+        "started_at": started,
+        "target_path": ev.target_path.as_json(),
+        "previous_sha256": plan.previous.sha256,
+        "backup_path": backup_path,
+        "installed_sha256": ev.bundle.rendered_sha256,
+    }
 
 
 def _recheck(ev: Evaluation, plan: InstallPlan) -> None:
@@ -152,6 +171,7 @@ def _recover(
         return f"recovery FAILED: {exc.strerror}; backup kept at {backup_path}"
     if restored.sha256 != plan.previous.sha256:
         return "recovery FAILED: the target does not match its previous digest"
+    journal.finish(dirs)
     if plan.previous.content is None:
         return "recovery verified: the created target was removed"
     return "recovery verified: the previous target was restored"

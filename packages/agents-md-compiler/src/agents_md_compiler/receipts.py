@@ -38,6 +38,7 @@ COMMON_KEYS = frozenset(
 INSTALL_KEYS = COMMON_KEYS | {"installed"}
 ROLLBACK_KEYS = COMMON_KEYS | {"restored", "source_receipt", "preserved_path"}
 LAST_INSTALLED = "last-installed.json"
+JOURNAL = "journal.json"
 
 
 def format_mode(mode: int) -> str:
@@ -63,6 +64,10 @@ class DeploymentDirs:
     @property
     def last_installed(self) -> str:
         return str(Path(self.root, LAST_INSTALLED))
+
+    @property
+    def journal(self) -> str:
+        return str(Path(self.root, JOURNAL))
 
     def receipt_files(self) -> list[str]:
         return _listing(self.receipts, ".json")
