@@ -114,9 +114,9 @@ class BodyChecker(Collector):
             line = _line(block, self.first_line)
             target = (item_dir / relative).resolve()
             if not target.is_relative_to(item_dir):
-                self.add(line, "link", Severity.ERROR, f"link {href!r} leaves the item directory")
+                self.add(line, "link", Severity.WARNING, f"link {href!r} leaves the item directory")
             elif not target.exists():
-                self.add(line, "link", Severity.ERROR, f"link {href!r}: no such file")
+                self.add(line, "link", Severity.WARNING, f"link {href!r}: no such file")
             elif self.kind == "skill":
                 depth = len(target.relative_to(item_dir).parts) - 1
                 if depth > MAX_REFERENCE_DEPTH:
