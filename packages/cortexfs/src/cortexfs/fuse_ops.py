@@ -148,9 +148,11 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
                 fi.fh = self.table.add(BytesHandle(STATUS_BYTES))
                 fi.keep_cache = 1
             else:
-                fd = os.open(self._real(node), os.O_RDONLY | os.O_NOFOLLOW)
-                fi.fh = self.table.add(FdHandle(fd, node, writable=False))
+                # Opened lazily: with keep_cache most opens are served from the page cache
+                # and never read, so the backing open would be wasted work.
+                fi.fh = self.table.add(FdHandle(-1, node, writable=False))
                 # Controls change by whole-file replacement: re-read them on every open.
+                # Everything else changes only through this mount, which the kernel sees.
                 fi.keep_cache = 0 if node.kind in (Kind.CONTROL, Kind.CONTROL_TEMP) else 1
             fi.noflush = 1
             return 0
@@ -189,6 +191,8 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
         if isinstance(handle, BytesHandle):
             return handle.data[offset : offset + size]
         if isinstance(handle, FdHandle):
+            if handle.fd < 0:
+                handle.fd = os.open(self._real(handle.node), os.O_RDONLY | os.O_NOFOLLOW)
             return os.pread(handle.fd, size, offset)
         if isinstance(handle, ControlHandle):
             data = self.backing.read_bytes(handle.node.path, MAX_CONTROL_BYTES) or b""
@@ -398,6 +402,8 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
 
     @errno_boundary
     def getxattr(self, path: str, name: str, position: int = 0) -> bytes:
+        if not name.startswith(PREFIX):  # e.g. security.capability, asked on every write
+            raise FsRefusal(errno.ENODATA, f"no attribute {name}")
         values = self._xattrs(path)
         if name not in values:
             raise FsRefusal(errno.ENODATA, f"no attribute {name}")

@@ -11,7 +11,7 @@ from cortexfs.layout import Node
 
 @dataclass
 class FdHandle:
-    """A backing file descriptor: reads of anything, writes of plain and temp files."""
+    """A backing fd (-1 until first needed): reads, and writes of plain and temp files."""
 
     fd: int
     node: Node
@@ -76,6 +76,6 @@ class HandleTable:
     def pop(self, fh: int) -> Handle | None:
         with self.lock:
             handle = self.handles.pop(fh, None)
-        if isinstance(handle, FdHandle):
+        if isinstance(handle, FdHandle) and handle.fd >= 0:
             os.close(handle.fd)
         return handle

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -101,7 +102,9 @@ def _object_node(
     return Node(path, Kind.OBJECT, cls, uid, class_dir, "/".join(rest))
 
 
+@functools.lru_cache(maxsize=4096)
 def classify(path: str) -> Node:
+    """Pure and hot (every FUSE request): memoized."""
     parts = split(path)
     norm = "/" + "/".join(parts)
     if not parts:
