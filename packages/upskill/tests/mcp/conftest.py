@@ -21,6 +21,8 @@ from typing import Any
 
 import pytest
 
+from upskill.mcp.shapes import Places
+
 FAKE_SCRIPT = r"""
 import json, os, sys
 name = os.path.basename(sys.argv[0])
@@ -219,3 +221,11 @@ def project(tmp_path: Path, fake_clients: Callable[..., FakeClients]) -> Project
     home = tmp_path / "home"
     home.mkdir()
     return Project(root, home, fake_clients())
+
+
+@pytest.fixture
+def places(tmp_path: Path) -> Places:
+    root, home = tmp_path / "project", tmp_path / "home"
+    root.mkdir()
+    home.mkdir()
+    return Places(root=root, home=home, config_home=home / ".config")

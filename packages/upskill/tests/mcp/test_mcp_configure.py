@@ -7,8 +7,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from upskill.mcp.clientcli import SubprocessCli
 from upskill.mcp.configure import McpReport, configure_servers
 from upskill.mcp.model import McpRecord, McpServer, Scope, Status, Target, server_from_values
@@ -28,14 +26,6 @@ REMOTE = server_from_values(
             "headers": {"Authorization": "Bearer ${DRAWIO_TOKEN}"}},
 )  # fmt: skip
 ALL = (Target.CLAUDE, Target.COPILOT, Target.VSCODE, Target.OPENCODE)
-
-
-@pytest.fixture
-def places(tmp_path: Path) -> Places:
-    root, home = tmp_path / "project", tmp_path / "home"
-    root.mkdir()
-    home.mkdir()
-    return Places(root=root, home=home, config_home=home / ".config")
 
 
 def run(

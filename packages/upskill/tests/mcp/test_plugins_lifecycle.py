@@ -7,8 +7,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from upskill.format import load_bundle
 from upskill.format.model import (
     Plugin,
@@ -46,14 +44,6 @@ MANUAL = Plugin(
     "manual", {"claude": PluginInstructions("https://e.x/docs", "Run the thing.\nThen restart.")}
 )
 ALL = ("claude", "copilot", "vscode", "opencode")
-
-
-@pytest.fixture
-def places(tmp_path: Path) -> Places:
-    root, home = tmp_path / "project", tmp_path / "home"
-    root.mkdir()
-    home.mkdir()
-    return Places(root=root, home=home, config_home=home / ".config")
 
 
 def install(

@@ -13,18 +13,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from upskill.errors import UpskillError
-    from upskill.search.session import Session
+    from upskill.install.scope import World
+    from upskill.search import session
 
-    session = Session.from_process()
+    world = World.current()
     try:
-        store = session.store()
+        store = session.open_store(world)
         if args.clear:
             store.clear(args.registry)
             target = f"registry {args.registry}" if args.registry else "all registries"
             if not args.quiet:
                 sys.stdout.write(f"cleared the search index for {target}\n")
             return 0
-        registries = session.registries(args.registry)
+        registries = session.registries(world, args.registry)
         if not registries:
             if not args.quiet:
                 sys.stderr.write(
@@ -32,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
                     "or ~/.config/upskill/config.yaml)\n"
                 )
             return 0
-        refresher = session.refresher(store)
+        refresher = session.refresher(world, store)
         refreshes = [refresher.refresh(r, force=True) for r in registries]
         store.close()
     except UpskillError as exc:

@@ -29,16 +29,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from upskill.errors import UpskillError
+    from upskill.install.scope import World
+    from upskill.search import session
     from upskill.search.public import PublicSearchError, install_command, search_public
-    from upskill.search.session import Session
 
     query = " ".join(args.query)
-    session = Session.from_process()
+    world = World.current()
     warnings: list[str] = []
     try:
-        registries = session.registries(args.registry)
-        store = session.store()
-        refresher = session.refresher(store)
+        registries = session.registries(world, args.registry)
+        store = session.open_store(world)
+        refresher = session.refresher(world, store)
         refreshes = [refresher.refresh(r) for r in registries]
         warnings += [r.warning for r in refreshes if r.warning]
         usable = [r.registry for r in refreshes if r.usable]
@@ -46,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         public_ok = False
         if args.registry is None and args.kind in (None, "skill"):
             try:
-                hits = search_public(query, args.limit, session.env)
+                hits = search_public(query, args.limit, world.env)
                 public = [(h, install_command(h)) for h in hits]
                 public_ok = True
             except PublicSearchError as exc:

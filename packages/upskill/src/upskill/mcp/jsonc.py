@@ -292,6 +292,21 @@ def _cut(text: str, start: int, end: int) -> str:
     return text[:start] + text[end:]
 
 
+def _delete_entry(text: str, container: Node, i: int, start: int, end: int) -> str:
+    """Delete entry `i` (spanning [start, end)) of an object or array, with its comma."""
+    comma = container.commas[i]
+    if comma is not None:
+        after = comma + 1
+        while after < len(text) and text[after] == " ":
+            after += 1
+        return _cut(text, start, after)
+    if i > 0:
+        previous_comma = container.commas[i - 1]
+        assert previous_comma is not None
+        return text[:previous_comma] + text[end:]
+    return _cut(text, start, end)
+
+
 def delete_member(text: str, keys: tuple[str, ...]) -> str:
     """Delete `keys[-1]` from the object at `keys[:-1]`; unchanged text when absent."""
     root = parse(text)
@@ -300,17 +315,9 @@ def delete_member(text: str, keys: tuple[str, ...]) -> str:
     if i is None:
         return text
     member = parent.members[i]
-    comma = parent.commas[i]
-    if comma is not None:
-        end = comma + 1
-        while end < len(text) and text[end] == " ":
-            end += 1
-        return _cut(text, member.key_start, end)
-    if i > 0:
-        previous_comma = parent.commas[i - 1]
-        assert previous_comma is not None
-        return text[:previous_comma] + text[member.value.end :]
-    text = _cut(text, member.key_start, member.value.end)
+    text = _delete_entry(text, parent, i, member.key_start, member.value.end)
+    if len(parent.members) > 1:
+        return text
     # The object is now empty: collapse `{ <blanks> }` back to `{}`.
     close = text.index("}", parent.start)
     if not text[parent.start + 1 : close].strip():
@@ -361,19 +368,7 @@ def remove_item(text: str, keys: tuple[str, ...], value: object) -> str:
     while current is not None and value in current:
         node = _array_node(text, keys)
         i = current.index(value)
-        item = node.items[i]
-        comma = node.commas[i]
-        if comma is not None:
-            end = comma + 1
-            while end < len(text) and text[end] == " ":
-                end += 1
-            text = _cut(text, item.start, end)
-        elif i > 0:
-            previous_comma = node.commas[i - 1]
-            assert previous_comma is not None
-            text = text[:previous_comma] + text[item.end :]
-        else:
-            text = _cut(text, item.start, item.end)
+        text = _delete_entry(text, node, i, node.items[i].start, node.items[i].end)
         current = array_at(text, keys)
     return text
 
