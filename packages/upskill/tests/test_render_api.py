@@ -5,10 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from upskill.clients import render_target, render_targets
 from upskill.errors import RenderError, UsageError
-from upskill.format import load_item_dir
+from upskill.format import Kind, load_item_dir
 from upskill.render import output_path, render_item
 
 
@@ -71,3 +73,49 @@ def test_audience_skip_names_the_selected_client(tmp_path: Path) -> None:
     assert render_item(rule, "vscode").warnings == (
         f"{tmp_path}/helper/RULE.md: rule 'helper' skipped for vscode: its audience is opencode",
     )
+
+
+_blocks = st.sampled_from(
+    [
+        "## Heading",
+        "Paragraph with *emphasis* and `code`.",
+        "- item one\n- item two",
+        "1. first\n2. second",
+        "> quoted",
+        "```sh\nmake\n```",
+        "| a | b |\n|---|---|\n| 1 | 2 |",
+        "<div>html</div>",
+        "<!-- a comment -->",
+        "    indented code",
+        "Title\n=====",
+        "- [ ] task",
+        "[ref link][r]\n\n[r]: ./refs/a.md",
+        "***",
+    ]
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_blocks, min_size=0, max_size=5))
+def test_appended_skills_section_keeps_output_canonical(blocks: list[str]) -> None:
+    from upskill.format import Agent
+    from upskill.markdown import format_markdown
+    from upskill.render.body import render_body
+
+    body = "\n\n".join(blocks) + "\n"
+    agent = Agent(
+        kind=Kind.AGENT,
+        name="a",
+        declared_name=None,
+        directory=Path("a"),
+        entrypoint=Path("a/AGENT.md"),
+        description="d",
+        schema=1,
+        body=body,
+        body_line=4,
+        preload_skills=("one", "two"),
+    )
+    for client in ("copilot", "opencode"):
+        out = render_body(agent, client, None)
+        assert format_markdown(out) == out
+        assert "## Skills" in out and "- one\n- two\n" in out
