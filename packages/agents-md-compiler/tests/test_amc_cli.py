@@ -612,3 +612,19 @@ def test_stdout_is_one_json_object(ws) -> None:  # type: ignore[no-untyped-def]
         assert keys == sorted(keys) and {"command", "ok", "schema_version", "state"} <= set(keys)
         assert (result.json["ok"] is True) == (result.code == 0)
     assert os.sep == "/"
+
+
+def test_outputs_never_overwrite_inputs(ws) -> None:  # type: ignore[no-untyped-def]
+    ws.locked()
+    manifest_bytes = ws.manifest.read_bytes()
+    core = ws.root / "modules" / "core.md"
+    for argv in (
+        ["install", "--apply", "--target", str(ws.manifest)],
+        ["install", "--apply", "--target", str(ws.lock)],
+        ["lock", "--lock", str(ws.manifest)],
+        ["lock", "--lock", str(core)],
+    ):
+        result = ws.run(*ws.m(*argv), "--format", "json")
+        assert result.code == 1 and result.json["error"]["kind"] == "UsageError", argv
+    assert ws.manifest.read_bytes() == manifest_bytes
+    assert core.read_bytes().startswith(b"# Core Policy")

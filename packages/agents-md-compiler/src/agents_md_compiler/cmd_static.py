@@ -14,11 +14,15 @@ from agents_md_compiler.errors import (
     ConcurrentChangeError,
     OutputExistsError,
 )
-from agents_md_compiler.evaluate import evaluate, evaluate_lock
+from agents_md_compiler.evaluate import (
+    check_distinct_outputs,
+    check_lock_destination,
+    evaluate,
+    evaluate_lock,
+)
 from agents_md_compiler.invocation import Invocation
 from agents_md_compiler.lockfile import read_lock_bytes
 from agents_md_compiler.locking import advisory_lock
-from agents_md_compiler.manifest import check_target_alias
 from agents_md_compiler.models import CompiledBundle, PathPair
 from agents_md_compiler.outcome import Outcome, bundle_fields
 from agents_md_compiler.paths import advisory_lock_path, deployment_dir
@@ -45,6 +49,7 @@ def cmd_lock(inv: Invocation) -> Outcome:
         "modules": bundle.module_identities(),
         "written": False,
     }
+    check_lock_destination(bundle, lock_path)
     if inv.args.check:
         status = evaluate_lock(bundle, lock_path)
         outcome = Outcome.for_state(_lock_outcome(status), **fields)
@@ -73,7 +78,7 @@ def cmd_lock(inv: Invocation) -> Outcome:
 def cmd_validate(inv: Invocation) -> Outcome:
     bundle, lock_path = _compile(inv)
     target_path = inv.target_path(bundle.manifest)
-    check_target_alias(bundle.manifest, target_path.resolved)
+    check_distinct_outputs(bundle, lock_path, target_path)
     status = evaluate_lock(bundle, lock_path)
     outcome = Outcome.for_state(
         _lock_outcome(status), **bundle_fields(bundle, lock_path, target_path, None)
