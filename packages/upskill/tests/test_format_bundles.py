@@ -146,3 +146,16 @@ def test_minimal_bundle(tmp_path: Path) -> None:
     path.write_text("schema: 1\nname: tiny\ndescription: d\n")
     bundle = load_bundle(path)
     assert (bundle.items.rules, bundle.requires, bundle.plugins, bundle.mcps) == ((), (), (), ())
+
+
+def test_opencode_module_wins_over_plugin_uri_with_warning(tmp_path: Path) -> None:
+    path = tmp_path / "b.bundle.yaml"
+    path.write_text(
+        "schema: 1\nname: b\ndescription: d\nplugins:\n  p:\n    opencode:\n"
+        "      module: m\n      plugin_uri: u\n"
+    )
+    bundle = load_bundle(path)
+    assert bundle.plugins == (Plugin("p", {"opencode": PluginModule("m")}),)
+    assert bundle.warnings == (
+        "'plugins.p.opencode' has both module and plugin_uri; the module form wins",
+    )

@@ -63,6 +63,8 @@ def _descriptor(
             warning = None
             if build is not PluginInstructions and "instructions_url" in values:
                 warning = f"'{where}' mixes install and instructions fields; the install form wins"
+            elif build is PluginModule and "plugin_uri" in values:
+                warning = f"'{where}' has both module and plugin_uri; the module form wins"
             descriptor: PluginDescriptor = build(**chosen)
             return descriptor, warning
     needs = " or ".join("+".join(required) for required, _, _ in forms)
