@@ -8,6 +8,8 @@ import stat
 import time
 from pathlib import Path
 
+from cortexfs.ctl_write import write_control
+
 OTHER_UID = 4242
 THIRD_UID = 4343
 
@@ -135,10 +137,13 @@ def test_only_the_owner_uid_changes_an_agent(ctx_mount, unique: str, as_uid) -> 
     assert (agent / unique).stat().st_uid == OTHER_UID
     assert (controls / "status").stat().st_uid == OTHER_UID
     # The owner may change its controls, whole-file or by rename.
+    assert as_uid(OTHER_UID, lambda: write_control(str(controls / "cwd"), b"/work\n")) == 0
+    assert (controls / "cwd").read_bytes() == b"/work\n"
     assert as_uid(OTHER_UID, lambda: write_whole(controls / "status", b"idle\n")) == 0
     assert (controls / "status").read_bytes() == b"idle\n"
     # Another uid may not, and neither may root: the filesystem refuses, not mode bits.
     assert as_uid(THIRD_UID, lambda: write_whole(controls / "status", b"x\n")) == errno.EACCES
+    assert as_uid(THIRD_UID, lambda: write_control(str(controls / "cwd"), b"/x\n")) != 0
     assert err(lambda: write_whole(controls / "status", b"root\n")) == errno.EACCES
     temp = controls / ".status.tmp-1-aa-0"
     assert err(lambda: temp.write_bytes(b"root\n")) == errno.EACCES
