@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from upskill.mcp import jsonc
+from upskill import jsonc
 
 keys = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=8)
 scalars = st.none() | st.booleans() | st.integers() | st.text(max_size=10)

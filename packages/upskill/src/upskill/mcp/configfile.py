@@ -8,13 +8,11 @@ and replaces files by rename so a crash leaves either the old or new bytes.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from upskill import fsio, jsonc
 from upskill.errors import UpskillError
-from upskill.mcp import jsonc
 from upskill.mcp.shapes import ConfigLocation
 
 MAX_CONFIG_BYTES = 16 * 1024 * 1024
@@ -38,26 +36,12 @@ def read_text(path: Path) -> str | None:
 
 
 def write_text_atomic(path: Path, text: str) -> None:
-    """Replace `path` by rename of an fsynced sibling, keeping an existing file's mode."""
+    """Crash-safe replace (`upskill.fsio`), keeping an existing file's mode."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        mode = path.stat().st_mode & 0o7777 if path.exists() else 0o644
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
-            Path(tmp).chmod(mode)
-            Path(tmp).replace(path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-        dir_fd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
+        if path.exists():
+            fsio.replace_file(path, text.encode())
+        else:
+            fsio.atomic_write(path, text.encode())
     except OSError as exc:
         raise ConfigFileError(f"cannot write: {exc.strerror or exc}", path=path) from None
 

@@ -1,4 +1,4 @@
-"""Minimal textual edits to JSON / JSONC documents.
+"""Minimal textual edits to JSON / JSONC documents (the one JSONC editor of upskill).
 
 Client config files (`.vscode/mcp.json`, `opencode.json`, `~/.claude.json`)
 are hand-edited and may carry `//` and `/* */` comments and trailing commas.
@@ -231,7 +231,7 @@ def _object_at(root: Node, keys: tuple[str, ...]) -> tuple[Node, tuple[str, ...]
             return node, keys[depth:]
         node = node.members[i].value
     if node.kind != "object":
-        raise JsoncError(f"{'.'.join(keys)} is not an object")
+        raise JsoncError(f"{'.'.join(keys) or 'top level'} is not an object")
     return node, ()
 
 
