@@ -13,6 +13,7 @@ import io
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -140,16 +141,20 @@ class Workspace:
         base = under or self.state
         return sorted(str(p.relative_to(base)) for p in base.rglob("*") if p.is_file())
 
-    def fake_codex(self, script_body: str | None = None) -> Path:
+    def fake_codex(self) -> Path:
+        """A `codex` on PATH: a /bin/sh shim (short shebang) running the Python fake."""
+        script = self.root / "fake_codex.py"
+        script.write_text(FAKE_CODEX)
         path = self.bin / "codex"
-        path.write_text(script_body or FAKE_CODEX)
+        path.write_text(
+            f'#!/bin/sh\nexec {shlex.quote(sys.executable)} {shlex.quote(str(script))} "$@"\n'
+        )
         path.chmod(0o755)
         return path
 
 
 FAKE_CODEX = textwrap.dedent(
-    f"""\
-    #!{sys.executable}
+    """\
     import json, os, sys, time
     mode = os.environ.get("FAKE_CODEX_MODE", "ok")
     args = sys.argv[1:]
@@ -190,8 +195,8 @@ FAKE_CODEX = textwrap.dedent(
             kept = [l for l in text.split("\\n") if l.startswith(("<!--", "#"))]
             text = "\\n".join(kept)
         with open(os.environ.get("FAKE_CODEX_LOG", os.devnull), "a", encoding="utf-8") as log:
-            log.write(json.dumps({{"argv": args, "cwd": os.getcwd()}}) + "\\n")
-        print(json.dumps({{"items": [{{"role": "user", "content": [{{"text": text}}]}}]}}))
+            log.write(json.dumps({"argv": args, "cwd": os.getcwd()}) + "\\n")
+        print(json.dumps({"items": [{"role": "user", "content": [{"text": text}]}]}))
         sys.exit(0)
     sys.exit(64)
     """
