@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from upskill.errors import FormatError
 from upskill.format import Kind, discover, load_item_dir
 
 RULE = "---\ndescription: d\n---\n"
@@ -104,3 +107,25 @@ def test_git_metadata_is_never_a_resource(tmp_path: Path) -> None:
     )
     (skill,) = discover(tmp_path / "repo").items
     assert [r.path for r in skill.resources] == ["a.md"]
+
+
+def test_non_strict_discovery_skips_and_records_problems(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "skills/good/RULE.md": RULE,
+            "skills/bad/RULE.md": "---\nname: Bad\ndescription: d\n---\n",
+            "skills/broken.bundle.yaml": "schema: 1\nname: other\ndescription: d\n",
+            "skills/fine.bundle.yaml": "schema: 1\nname: fine\ndescription: d\n",
+        },
+    )
+    catalog = discover(tmp_path, strict=False)
+    assert [i.name for i in catalog.items] == ["good"]
+    assert [b.name for b in catalog.bundles] == ["fine"]
+    assert [str(p) for p in catalog.problems] == [
+        f"{tmp_path}/skills/bad/RULE.md:2: name 'Bad' must be lowercase",
+        f"{tmp_path}/skills/broken.bundle.yaml:2: bundle name 'other' must match the file name "
+        "stem 'broken'",
+    ]
+    with pytest.raises(FormatError):
+        discover(tmp_path)

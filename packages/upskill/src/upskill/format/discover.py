@@ -10,10 +10,12 @@ client tree.
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from upskill.errors import FormatError
 from upskill.format.bundles import BUNDLE_SUFFIX, is_discoverable_bundle, load_bundle
@@ -21,13 +23,17 @@ from upskill.format.items import is_item_dir, load_item_dir
 from upskill.format.model import Bundle, Item, Kind
 
 ITEM_SCAN_DEPTH = 2
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
 class Catalog:
+    """`problems` holds what `discover(..., strict=False)` skipped, in path order."""
+
     root: Path
     items: tuple[Item, ...]
     bundles: tuple[Bundle, ...]
+    problems: tuple[FormatError, ...] = ()
 
     def item(self, kind: Kind, name: str) -> Item | None:
         for item in self.items:
@@ -80,13 +86,31 @@ def bundle_files(root: Path) -> Iterator[Path]:
                     yield path
 
 
-def discover(root: Path) -> Catalog:
+def discover(root: Path, *, strict: bool = True) -> Catalog:
+    """Load every item and bundle under `root`.
+
+    Strict (the default) raises the first FormatError. Non-strict skips each
+    broken item directory or bundle and records its error in
+    `Catalog.problems`, so one bad item does not block installing the others.
+    Duplicate identities are errors in both modes.
+    """
     if not root.is_dir():
         raise FormatError("source root is not a directory", path=root)
+    problems: list[FormatError] = []
+
+    def attempt(load: Callable[[], _T]) -> _T | None:
+        try:
+            return load()
+        except FormatError as exc:
+            if strict:
+                raise
+            problems.append(exc)
+            return None
+
     items: list[Item] = []
     seen: dict[tuple[Kind, str], Path] = {}
     for directory in sorted(item_dirs(root)):
-        for item in load_item_dir(directory):
+        for item in attempt(functools.partial(load_item_dir, directory)) or ():
             other = seen.get(item.identity)
             if other is not None:
                 raise FormatError(
@@ -100,7 +124,9 @@ def discover(root: Path) -> Catalog:
     for path in bundle_files(root):
         if not is_discoverable_bundle(path):
             continue
-        bundle = load_bundle(path)
+        bundle = attempt(functools.partial(load_bundle, path))
+        if bundle is None:
+            continue
         if bundle.name in names:
             raise FormatError(
                 f"duplicate bundle {bundle.name!r} (also defined in {names[bundle.name]})",
@@ -108,4 +134,4 @@ def discover(root: Path) -> Catalog:
             )
         names[bundle.name] = path
         bundles.append(bundle)
-    return Catalog(root, tuple(items), tuple(bundles))
+    return Catalog(root, tuple(items), tuple(bundles), tuple(problems))
