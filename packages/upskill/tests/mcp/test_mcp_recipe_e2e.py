@@ -220,3 +220,16 @@ def test_removing_the_bundle_uninstalls_plugins_and_keeps_mcps(
         {"name": "superpowers", "client": "claude", "identifier": "superpowers@claude-plugins",
          "bundle": "drawio-mcp"},
     ]  # fmt: skip
+
+
+def test_update_reconfigures_an_unregistered_server(project: Any, registry: Path) -> None:
+    bundle = registry / "skills/drawio-mcp.bundle.yaml"
+    assert project.run("add", str(bundle), "--claude").returncode == 0
+    project.fakes.state_remove("claude", "mcp", "drawio")
+    assert project.run("doctor").returncode == 1
+    project.fakes.clear_log()
+    # A client flag bypasses the bare-update fast path (which cannot see client state).
+    done = project.run("update", "--claude")
+    assert done.returncode == 0, done.stderr
+    assert CLAUDE_ADD in project.fakes.argvs()
+    assert project.run("doctor").returncode == 0
