@@ -169,3 +169,23 @@ def test_static_state_must_be_current(ws) -> None:  # type: ignore[no-untyped-de
     result = verify(ws)
     assert (result.code, result.json["state"]) == (3, "UNMANAGED_TARGET")
     assert probe_log(ws) == []
+
+
+def test_probe_output_limit_and_unrunnable_codex(ws) -> None:  # type: ignore[no-untyped-def]
+    from agents_md_compiler.codex import CodexReport, Expectations, _inspect
+    from agents_md_compiler.models import BundleLimits
+
+    report = CodexReport("project", "/p")
+    expected = Expectations("h", ("m",), ())
+    small = BundleLimits(max_probe_output_bytes=4)
+    assert _inspect(report, expected, (0, b'"hhhhh"'), small).failure == (
+        "PROBE_OUTPUT_TOO_LARGE: prompt input exceeds the size limit"
+    )
+    found = _inspect(report, expected, (0, b'{"h": ["m", {"x": 1}]}'), BundleLimits())
+    assert found.failure is None and found.markers_found == 1
+    ws.installed()
+    codex = ws.bin / "codex"
+    codex.write_text("not an executable format")
+    codex.chmod(0o755)
+    result = verify(ws)
+    assert result.code == 1 and result.json["failure"].startswith("VERSION_FAILED")

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
 import sys
 from collections.abc import Callable, Sequence
 from typing import IO, NoReturn
 
-from agents_md_compiler.errors import CompilerError, UsageError
+from agents_md_compiler.errors import CompilerError, CompilerIOError, UsageError
 from agents_md_compiler.invocation import Invocation
 from agents_md_compiler.outcome import Outcome
 from agents_md_compiler.seams import Seams
@@ -235,11 +234,6 @@ def main(argv: Sequence[str] | None = None, *, seams: Seams | None = None) -> in
     except CompilerError as exc:
         return printer.error(exc)
     except OSError as exc:
-        from agents_md_compiler.errors import CompilerIOError
-
-        return printer.error(
-            CompilerIOError(exc.strerror or type(exc).__name__, lexical=exc.filename)
-        )
-    if args.command == "init" and printer.fmt == FORMAT_TEXT:
-        outcome.stdout = (shlex.join(outcome.fields["next_command"]) + "\n").encode()  # type: ignore[arg-type]
+        where = None if exc.filename is None else str(exc.filename)
+        return printer.error(CompilerIOError(exc.strerror or type(exc).__name__, lexical=where))
     return printer.outcome(outcome)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -148,6 +149,7 @@ def cmd_init(inv: Invocation) -> Outcome:
         },
     )
     outcome.progress.extend(f"created {path}" for path in created)
+    outcome.stdout = (shlex.join(next_command) + "\n").encode()
     return outcome
 
 
