@@ -13,9 +13,7 @@ def main(argv: list[str]) -> int:
         print("usage: python -m cmx_core.conformance DIR [DIR...]", file=sys.stderr)
         return 2
     results = [run_directory(Path(arg)) for arg in argv]
-    total = RunResult(
-        sum(r.passed for r in results), tuple(f for r in results for f in r.failures)
-    )
+    total = RunResult(sum(r.passed for r in results), tuple(f for r in results for f in r.failures))
     for failure in total.failures:
         print(failure)
     print(total.summary())

@@ -100,7 +100,9 @@ def run_agent_transform(case: Case) -> str | None:
         "reconciled_markdown": diff_text(
             typed(case, case.expected, "reconciled_markdown", str), transform.reconciled_markdown
         ),
-        "codex_toml": diff_text(typed(case, case.expected, "codex_toml", str), transform.codex_toml),
+        "codex_toml": diff_text(
+            typed(case, case.expected, "codex_toml", str), transform.codex_toml
+        ),
     }
     problems = [f"{key}: {msg}" for key, msg in checks.items() if msg]
     sums = {

@@ -108,9 +108,7 @@ def report_json(report: Report, box: Sandbox) -> dict[str, Any]:
 def _expected_tree(root: Path) -> dict[str, bytes]:
     if not root.is_dir():
         return {}
-    return {
-        p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()
-    }
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
 
 
 def _load_json(path: Path) -> Any:
