@@ -129,11 +129,12 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
         node = self._node(path)
         if node.kind is Kind.ROOT:
             return [".", "..", *ROOT_ENTRIES]
-        names = os.listdir(self._real(node))
-        prefix = node.path.rstrip("/") + "/"
-        pending = [p[len(prefix) :] for p in list(self.table.pending) if p.startswith(prefix)]
-        extra = [n for n in pending if "/" not in n and n not in names]
-        return [".", "..", *sorted(names), *extra]
+        names = [".", "..", *os.listdir(self._real(node))]
+        if self.table.pending:  # controls created but not yet written show up too
+            prefix = node.path.rstrip("/") + "/"
+            pending = [p[len(prefix) :] for p in list(self.table.pending) if p.startswith(prefix)]
+            names += [n for n in pending if "/" not in n and n not in names]
+        return names
 
     @errno_boundary
     def readlink(self, path: str) -> str:
