@@ -150,3 +150,25 @@ def test_comment_only_frontmatter_is_kept_and_a_list_is_refused() -> None:
     assert canonical_text(text, "rule", Path("x/RULE.md")) == text
     with pytest.raises(FormatError, match="frontmatter must be a YAML mapping"):
         canonical_text("---\n- a\n- b\n---\n\n## X\n", "rule", Path("x/RULE.md"))
+
+
+def test_reorder_that_would_break_an_alias_is_refused() -> None:
+    import pytest
+
+    from upskill.errors import FormatError
+
+    text = "x-shared: &who platform\nname: a\nmetadata:\n  author: *who\nschema: 1\n"
+    # Moving `x-shared` (unknown, goes last) below its alias would break the document.
+    with pytest.raises(FormatError, match="would change its data"):
+        reorder_yaml(text, "rule", PATH)
+
+
+def test_uncuttable_layout_is_kept_when_already_in_order() -> None:
+    import pytest
+
+    from upskill.errors import FormatError
+
+    canonical = "{schema: 1, name: a, description: d}\n"
+    assert reorder_yaml(canonical, "rule", PATH) == canonical
+    with pytest.raises(FormatError, match="cannot reorder frontmatter safely"):
+        reorder_yaml("{name: a, schema: 1}\n", "rule", PATH)
