@@ -628,3 +628,42 @@ def test_outputs_never_overwrite_inputs(ws) -> None:  # type: ignore[no-untyped-
         assert result.code == 1 and result.json["error"]["kind"] == "UsageError", argv
     assert ws.manifest.read_bytes() == manifest_bytes
     assert core.read_bytes().startswith(b"# Core Policy")
+
+
+BASE = {"command", "ok", "schema_version", "state"}
+BUNDLE = {
+    "bundle_id", "manifest_path", "lock_path", "manifest_sha256", "lock_sha256",
+    "output_sha256", "output_bytes", "modules", "target_path", "target_sha256",
+}  # fmt: skip
+
+
+def test_every_command_specific_field_is_present(ws) -> None:  # type: ignore[no-untyped-def]
+    ws.locked()
+    keys = {}
+    for name in ("validate", "render", "check", "status", "install"):
+        keys[name] = set(ws.run(*ws.m(name), "--format", "json").json)
+    applied = ws.run(*ws.m("install", "--apply"), "--format", "json").json
+    rollback = ws.run(*ws.m("rollback", "--receipt", applied["receipt_path"]), "--format", "json")
+    ws.fake_codex()
+    ws.run(*ws.m("install", "--apply"))
+    codex = ws.run(*ws.m("verify-codex"), "--format", "json")
+    assert codex.code == 0
+    assert keys["validate"] == keys["render"] == keys["check"] == BASE | BUNDLE
+    assert keys["status"] == BASE | BUNDLE | {
+        "override_path", "override_present", "state_root", "receipt_count", "latest_receipt",
+        "backup_count", "lock_present", "lock_matches", "target_kind", "interrupted_journal",
+    }  # fmt: skip
+    install_fields = {
+        "applied", "previous_state", "previous_sha256", "backup_path", "backup_sha256",
+        "receipt_path", "target_mode", "interrupted_journal",
+    }  # fmt: skip
+    assert keys["install"] == set(applied) == BASE | BUNDLE | install_fields
+    assert set(rollback.json) == BASE | {
+        "applied", "bundle_id", "receipt_path", "target_path", "target_sha256",
+        "restored_sha256", "preserved_path", "receipt_written",
+    }  # fmt: skip
+    assert set(codex.json) == BASE | BUNDLE | {
+        "codex_path", "codex_version", "capability_present", "markers_found",
+        "markers_expected", "sentinels_found", "sentinels_expected", "probe_command",
+        "probe_cwd", "verification_context", "failure",
+    }  # fmt: skip

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from agents_md_compiler.codex import verification_context, verify_codex
+from agents_md_compiler.codex import CodexReport, verification_context, verify_codex
 from agents_md_compiler.compile import load_and_compile
 from agents_md_compiler.errors import STATE_EXIT_CODES, BundleState, UsageError
 from agents_md_compiler.evaluate import evaluate
@@ -24,6 +24,22 @@ def parse_timeout(value: str) -> float:
     return seconds
 
 
+def report_fields(report: CodexReport) -> dict[str, object]:
+    return {
+        "codex_path": report.codex_path,
+        "codex_version": report.codex_version,
+        "capability_present": report.capability_present,
+        "markers_found": report.markers_found,
+        "markers_expected": report.markers_expected,
+        "sentinels_found": report.sentinels_found,
+        "sentinels_expected": report.sentinels_expected,
+        "probe_command": report.probe_command,
+        "probe_cwd": report.probe_cwd,
+        "verification_context": report.context,
+        "failure": report.failure,
+    }
+
+
 def cmd_verify_codex(inv: Invocation) -> Outcome:
     timeout = parse_timeout(inv.args.timeout)
     manifest_path = inv.manifest_path()
@@ -31,44 +47,19 @@ def cmd_verify_codex(inv: Invocation) -> Outcome:
     lock_path = inv.lock_path(manifest_path)
     ev = evaluate(bundle, lock_path, inv.target_path(bundle.manifest))
     fields = bundle_fields(bundle, lock_path, ev.target_path, ev.target.sha256)
-    cwd = inv.resolve_option("cwd")
     if ev.state is not BundleState.CURRENT:
-        fields.update(
-            {
-                "codex_path": None,
-                "codex_version": None,
-                "capability_present": False,
-                "markers_found": 0,
-                "markers_expected": 2 * len(bundle.sources),
-                "sentinels_found": 0,
-                "sentinels_expected": 0,
-                "probe_command": [],
-                "probe_cwd": None,
-                "verification_context": verification_context(ev.target_path.resolved, inv.seams),
-                "failure": STATIC_FAILURE,
-            }
+        report = CodexReport(
+            verification_context(ev.target_path.resolved, inv.seams),
+            None,
+            markers_expected=2 * len(bundle.sources),
+            failure=STATIC_FAILURE,
         )
-        outcome = Outcome(ev.state, STATE_EXIT_CODES[ev.state], fields)
-        outcome.detail = STATIC_FAILURE
-        return outcome
-    report = verify_codex(bundle, ev.target_path, cwd, timeout, inv.seams)
-    fields.update(
-        {
-            "codex_path": report.codex_path,
-            "codex_version": report.codex_version,
-            "capability_present": report.capability_present,
-            "markers_found": report.markers_found,
-            "markers_expected": report.markers_expected,
-            "sentinels_found": report.sentinels_found,
-            "sentinels_expected": report.sentinels_expected,
-            "probe_command": report.probe_command,
-            "probe_cwd": report.probe_cwd,
-            "verification_context": report.context,
-            "failure": report.failure,
-        }
-    )
-    state = BundleState.CURRENT if report.verified else BundleState.RUNTIME_UNVERIFIED
-    outcome = Outcome.for_state(state, **fields)
+        state: BundleState = ev.state
+    else:
+        cwd = inv.resolve_option("cwd")
+        report = verify_codex(bundle, ev.target_path, cwd, timeout, inv.seams)
+        state = BundleState.CURRENT if report.verified else BundleState.RUNTIME_UNVERIFIED
+    outcome = Outcome(state, STATE_EXIT_CODES[state], fields | report_fields(report))
     outcome.detail = report.failure
     if report.verified:
         outcome.progress.append(
