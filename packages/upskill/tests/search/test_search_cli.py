@@ -48,6 +48,7 @@ def test_search_ranks_across_registries_and_public(world: Any, skills_sh: Any) -
         ("code-review", "corp"),
         ("review-checklist", "team"),
         ("security-reviewer", "corp"),
+        ("pr-summary", "skills.sh"),  # the server returned it; no word of ours matches
     ]
     assert results[1] == {
         "name": "code-review", "kind": "skill", "description": "Review pull requests",
@@ -147,3 +148,18 @@ def test_malformed_config_is_one_error_line(cli: Any) -> None:
     assert done.returncode == 1
     assert done.stderr.count("\n") == 1
     assert done.stderr.startswith(f"upskill search: {cli.cwd / '.upskill/config.yaml'}:")
+
+
+def test_proxy_variables_are_honoured(cli: Any, skills_sh: Any) -> None:
+    """The fake server doubles as an HTTP proxy: it sees the absolute request URL."""
+    skills_sh.skills = [{"name": "via-proxy", "installs": 1, "source": "github/o/r"}]
+    cli.env["UPSKILL_REGISTRY_URL"] = "http://skills.invalid"
+    cli.env["http_proxy"] = cli.env["HTTP_PROXY"] = skills_sh.url
+    done = cli.run("search", "a b&c", "--json")
+    assert done.returncode == 0, done.stderr
+    assert skills_sh.requests == ["http://skills.invalid/api/search?q=a+b%26c&limit=10"]
+    # No query word matches: the public hit still comes back, after any matches.
+    results = json.loads(done.stdout)["results"]
+    assert [(r["name"], r["score"]) for r in results] == [("via-proxy", 0.0)]
+    done = cli.run("search", "proxy", "--json")
+    assert [r["name"] for r in json.loads(done.stdout)["results"]] == ["via-proxy"]

@@ -36,6 +36,7 @@ _SCORED = (
     "SELECT rowid, bm25(items, 10.0, 3.0, 1.0, 0, 0, 0, 0, 0, 0) FROM items"
     " WHERE items MATCH ? AND rowid IN (SELECT value FROM json_each(?))"
 )
+_UNMATCHED = "SELECT rowid FROM items WHERE items MATCH ? ORDER BY rowid"
 _DETAILS = (
     "SELECT rowid, name, kind, description, paragraph, registry, install, installs"
     " FROM items WHERE rowid IN (SELECT value FROM json_each(?))"
@@ -224,7 +225,8 @@ class IndexStore:
         """Rank registry rows and public hits (with their install commands) together.
 
         An item whose whole name is the query comes first; the rest follow by
-        bm25. Only row ids are sorted; details are read for the winners alone.
+        bm25, then any public hits our words do not match (score 0). Only row
+        ids are sorted; details are read for the winners alone.
         """
         words = _WORD.findall(query.lower())
         terms = match_expression(query)
@@ -248,6 +250,11 @@ class IndexStore:
             if exact_ids:
                 scores.update(db.execute(_SCORED, (f"{terms} AND {scope}", json.dumps(exact_ids))))
             order = list(dict.fromkeys([*exact_ids, *(r for r, _ in ranked)]))[:limit]
+            if public and len(order) < limit:
+                # skills.sh may match on more than our words do: its other hits
+                # follow, in the server's order.
+                rest = db.execute(_UNMATCHED, (_filter([_PUBLIC_KEY], None),)).fetchall()
+                order += [r for (r,) in rest if r not in scores][: limit - len(order)]
             details = {row[0]: row[1:] for row in db.execute(_DETAILS, (json.dumps(order),))}
         hits = []
         for rowid in order:
@@ -259,7 +266,7 @@ class IndexStore:
                     description=description or paragraph,
                     origin=registry,
                     install=install,
-                    score=-scores[rowid],
+                    score=-scores.get(rowid, 0.0),
                     installs=installs,
                 )
             )
