@@ -333,3 +333,14 @@ def test_state_exit_table_is_exhaustive() -> None:
         "CONCURRENT_CHANGE": 3,
     }
     assert {str(k): v for k, v in STATE_EXIT_CODES.items()} == expected
+
+
+def test_oversized_target_is_refused(tmp_path: Path) -> None:
+    from agents_md_compiler.errors import TargetError
+    from agents_md_compiler.target import TargetKind, observe_target
+
+    path = tmp_path / "AGENTS.md"
+    path.write_bytes(b"x" * 20)
+    assert observe_target(str(path), limit=20).kind is TargetKind.FILE
+    with pytest.raises(TargetError, match="larger than 19 bytes"):
+        observe_target(str(path), limit=19)

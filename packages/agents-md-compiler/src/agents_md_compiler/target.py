@@ -8,7 +8,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents_md_compiler.errors import CompilerIOError
+from agents_md_compiler.errors import CompilerIOError, TargetError
 from agents_md_compiler.models import sha256_hex
 from agents_md_compiler.paths import override_path_for
 from agents_md_compiler.rendering import declared_format, is_managed_format
@@ -50,7 +50,10 @@ class TargetObservation:
         return (self.kind, self.sha256, self.identity)
 
 
-def observe_target(path: str) -> TargetObservation:
+MAX_TARGET_BYTES = 64 * 1024 * 1024
+
+
+def observe_target(path: str, limit: int = MAX_TARGET_BYTES) -> TargetObservation:
     """lstat once, then read through the final link for content (check follows links)."""
     try:
         info = os.lstat(path)
@@ -69,7 +72,9 @@ def observe_target(path: str) -> TargetObservation:
             followed = os.fstat(handle.fileno())
             if not stat.S_ISREG(followed.st_mode):
                 return TargetObservation(path, TargetKind.OTHER, None, None, None)
-            content = handle.read()
+            if followed.st_size > limit:
+                raise TargetError(f"target is larger than {limit} bytes", lexical=path)
+            content = handle.read(limit + 1)
     except FileNotFoundError:
         return TargetObservation(path, kind, None, None, (info.st_dev, info.st_ino))
     except OSError as exc:
