@@ -175,6 +175,16 @@ def test_lint_refuses_consumer_project(work, upskill, writer):
     assert elsewhere.returncode == 0  # only the linted path's root counts
 
 
+def test_first_heading_below_h2_is_reported(work, upskill, writer):
+    body = "### Deep start\n\n## Back\n\n#### Skip\n"
+    _item(writer, work, "h", "RULE.md", "schema: 1\nname: h\ndescription: d\n", body)
+    assert upskill("lint").stdout.splitlines() == [
+        "warning: h/RULE.md:7 [heading-level] first heading is level 3; start at '##'",
+        "warning: h/RULE.md:11 [heading-level] heading level 4 follows level 2; do not skip levels",
+        "1 file(s) checked, 2 findings",
+    ]
+
+
 def test_directives_inside_fences_and_h1_inside_fences_are_fine(work, upskill, writer):
     body = "## Syntax\n\n```markdown\n# Title\n<!-- @client:nobody -->\n```\n"
     _item(writer, work, "doc", "SKILL.md", "schema: 1\nname: doc\ndescription: d\n", body)

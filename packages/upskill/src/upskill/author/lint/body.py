@@ -73,7 +73,8 @@ class BodyChecker(Collector):
         return self.findings
 
     def _headings(self, tokens: list[Token]) -> None:
-        previous = 1
+        previous = 1  # the H1 clients derive from the name
+        seen = False
         for token in tokens:
             if token.type != "heading_open":
                 continue
@@ -91,9 +92,11 @@ class BodyChecker(Collector):
                     line,
                     "heading-level",
                     Severity.WARNING,
-                    f"heading level {level} follows level {previous}; do not skip levels",
+                    f"heading level {level} follows level {previous}; do not skip levels"
+                    if seen
+                    else f"first heading is level {level}; start at '##'",
                 )
-            previous = level
+            previous, seen = level, True
 
     def _fences(self, tokens: list[Token]) -> None:
         for token in tokens:
