@@ -18,7 +18,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,10 +40,6 @@ class Result:
     code: int
     stdout: bytes
     stderr: str
-
-    @property
-    def text(self) -> str:
-        return self.stdout.decode("utf-8")
 
     @property
     def json(self) -> dict[str, Any]:
@@ -340,10 +336,6 @@ def assert_schema() -> Callable[[Any, str], None]:
         assert errors == [], errors
 
     return check
-
-
-def run_many(ws: Workspace, commands: Sequence[Sequence[str]]) -> list[Result]:
-    return [ws.run(*argv) for argv in commands]
 
 
 @pytest.fixture
