@@ -184,3 +184,28 @@ def test_create_new_control_by_whole_write(ctx_mount, unique: str) -> None:
     os.close(fd)
     assert fresh.read_bytes() == b"never\n"
     assert "approval" in os.listdir(controls)
+
+
+def test_shared_space_belongs_to_its_creator(ctx_mount, unique: str, as_uid) -> None:
+    space = ctx_mount.root / "shared" / unique
+    assert as_uid(OTHER_UID, lambda: os.mkdir(space)) == 0
+    assert space.stat().st_uid == OTHER_UID
+    job = space / "job.txt"
+    assert as_uid(OTHER_UID, lambda: job.write_text("todo\n")) == 0
+    assert as_uid(OTHER_UID, lambda: os.rename(job, space / "done.txt")) == 0
+    assert (space / "done.txt").read_text() == "todo\n"
+    assert as_uid(THIRD_UID, lambda: os.unlink(space / "done.txt")) == errno.EACCES
+    assert err(lambda: os.unlink(space / "done.txt")) == errno.EACCES
+    assert as_uid(OTHER_UID, lambda: os.unlink(space / "done.txt")) == 0
+    assert as_uid(OTHER_UID, lambda: os.rmdir(space)) == 0
+
+
+def test_socket_alias_and_nested_controls(ctx_mount, unique: str) -> None:
+    controls = new_agent(ctx_mount.root, unique)
+    sock = ctx_mount.root / "agent" / f"{unique}.sock"
+    assert err(lambda: os.symlink("/etc/passwd", sock)) == errno.EINVAL
+    os.symlink(f"/run/user/0/cortexfs/agent/{unique}.sock", sock)
+    assert os.readlink(sock) == f"/run/user/0/cortexfs/agent/{unique}.sock"
+    assert err(lambda: os.mkdir(controls / "hooks")) == errno.EROFS
+    assert err(lambda: os.link(controls / "perm", controls / "perm2")) == errno.EPERM
+    assert err(lambda: os.chown(controls / "perm", 5, 5)) == errno.EPERM
