@@ -24,10 +24,10 @@ def _shown(path: Path, base: Path) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from upskill.author.atomic import replace_file
     from upskill.author.fmt import plan_fmt
     from upskill.author.targets import command_targets
     from upskill.errors import UpskillError
+    from upskill.fsio import replace_file
 
     cwd = Path.cwd()
     try:

@@ -13,10 +13,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from upskill.author.atomic import create_file
     from upskill.author.scaffold import plan_scaffold
     from upskill.author.targets import ensure_source_registry
     from upskill.errors import UpskillError
+    from upskill.fsio import create_exclusive
 
     cwd = Path()
     try:
@@ -24,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
         scaffold = plan_scaffold(cwd, args.kind, args.name)
         scaffold.path.parent.mkdir(exist_ok=True)
         try:
-            create_file(scaffold.path, scaffold.data)
+            create_exclusive(scaffold.path, scaffold.data)
         except FileExistsError:
             raise UpskillError(
                 "already exists; refusing to overwrite", path=scaffold.path
