@@ -71,8 +71,7 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
         self.invalidate = invalidator or Invalidator()
 
     def init(self, path: str) -> None:
-        context = mfusepy._libfuse.fuse_get_context()
-        self.invalidate.bind(context.contents.fuse if context else None)
+        self.invalidate.bind()
 
     def destroy(self, path: str) -> None:
         self.invalidate.stop()

@@ -21,15 +21,20 @@ class Invalidator:
         self._lib: ctypes.CDLL | None = None
         self._thread: threading.Thread | None = None
 
-    def bind(self, fuse_pointer: int | None) -> None:
-        """Called once from the FUSE init callback, where the session pointer is known."""
+    def bind(self) -> None:
+        """Called from the FUSE init callback: there `fuse_get_context()->fuse` (the first
+        field of struct fuse_context) is the session the notifications go to."""
         name = ctypes.util.find_library("fuse3")
-        if not fuse_pointer or not name:
+        if not name:
             return
         self._lib = ctypes.CDLL(name)
+        self._lib.fuse_get_context.restype = ctypes.POINTER(ctypes.c_void_p)
         self._lib.fuse_invalidate_path.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
         self._lib.fuse_invalidate_path.restype = ctypes.c_int
-        self._fuse = fuse_pointer
+        context = self._lib.fuse_get_context()
+        self._fuse = context[0] if context else None
+        if not self._fuse:
+            return
         self._thread = threading.Thread(target=self._run, name="cortexfs-invalidate", daemon=True)
         self._thread.start()
 
