@@ -296,3 +296,17 @@ def test_reconcile_statuses(fake_clients: Callable[..., Any], places: Places) ->
     assert reconcile((skipped,), places=places, cli=cli)[0].to_json() == {
         "name": "x", "client": "copilot", "bundle": "b", "status": "skipped",
     }  # fmt: skip
+
+
+def test_option_like_values_are_refused(fake_clients: Callable[..., Any], places: Places) -> None:
+    fakes = fake_clients()
+    bad_name = server_from_values("--scope", local={"command": "x"})
+    bad_url = server_from_values("ok", remote={"type": "http", "url": "-H evil"})
+    report = run(fakes, places, (bad_name, bad_url), ALL)
+    assert fakes.argvs() == [] and report.records == ()
+    assert report.warnings == (
+        "mcp --scope: not configured: invalid server name '--scope' "
+        "(letters, digits, '.', '_', '-', '@')",
+        "mcp ok: not configured: remote url '-H evil' must start with https:// or http://",
+    )
+    assert tree(places.root) == {} and tree(places.home) == {}

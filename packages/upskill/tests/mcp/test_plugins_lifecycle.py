@@ -205,3 +205,16 @@ def test_lint_warnings(tmp_path: Path) -> None:
         "'plugins.one.claude.marketplace' repeats 'source'; it must be the registered "
         "marketplace name (e.g. 'claude-plugins' for 'anthropics/claude-plugins')",
     ]
+
+
+def test_option_like_plugin_values_are_refused(
+    fake_clients: Callable[..., Any], places: Places
+) -> None:
+    fakes = fake_clients()
+    evil = Plugin("evil", {"vscode": PluginExtension("--uninstall-extension=x")})
+    report = install(fakes, places, (evil,))
+    assert fakes.argvs() == [] and report.records == ()
+    assert report.warnings == (
+        "plugin evil (vscode): not installed: refusing '--uninstall-extension=x': "
+        "it would be read as a command-line option",
+    )

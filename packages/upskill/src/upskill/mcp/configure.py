@@ -95,6 +95,10 @@ def configure_servers(
     notices: list[str] = []
     warnings: list[str] = []
     for server in servers:
+        problem = shapes.argument_problem(server)
+        if problem is not None:
+            warnings.append(f"mcp {server.name}: not configured: {problem}")
+            continue
         warnings += unset_env_warnings(server, env)
         for target in targets:
             status, message = _via_cli(server, target, scope, places, cli)

@@ -8,6 +8,7 @@ disagree about them.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,6 +47,23 @@ class ConfigLocation:
     path: Path
     root_key: str
     alternatives: tuple[Path, ...] = ()
+
+
+_SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]*$")
+
+
+def argument_problem(server: McpServer) -> str | None:
+    """Why a server cannot be passed to a client CLI safely, or None.
+
+    The name and a remote URL are positional arguments: a value starting with
+    `-` would be read as an option (argument injection from a bundle).
+    """
+    if not _SAFE_NAME.match(server.name):
+        return f"invalid server name {server.name!r} (letters, digits, '.', '_', '-', '@')"
+    t = server.transport
+    if isinstance(t, RemoteTransport) and not t.url.startswith(("https://", "http://")):
+        return f"remote url {t.url!r} must start with https:// or http://"
+    return None
 
 
 def config_entry(server: McpServer, target: Target) -> dict[str, object]:

@@ -60,6 +60,9 @@ def _via_cli(
     name: str, client: str, d: PluginDescriptor, scope: Scope, places: Places, cli: ClientCli
 ) -> _Outcome:
     where = f"plugin {name} ({client})"
+    problem = steps.argument_problem(d)
+    if problem is not None:
+        return _Outcome(None, f"{where}: not installed: {problem}")
     argvs = steps.install_argvs(client, d, scope)
     problems = []
     for argv in argvs:

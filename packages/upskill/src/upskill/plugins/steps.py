@@ -46,6 +46,15 @@ def _scope_args(client: str, scope: Scope) -> list[str]:
     return ["--scope", scope.value] if client == "claude" else []
 
 
+def argument_problem(descriptor: PluginDescriptor) -> str | None:
+    """A value that would be read as a CLI option (starts with `-`), or None."""
+    values = [v for v in vars(descriptor).values() if isinstance(v, str)]
+    for value in values:
+        if value.startswith("-") or not value.strip():
+            return f"refusing {value!r}: it would be read as a command-line option"
+    return None
+
+
 def install_argvs(client: str, descriptor: PluginDescriptor, scope: Scope) -> list[list[str]]:
     """Commands in order; empty for forms that are not CLI installs."""
     exe = EXECUTABLE[client]
