@@ -233,3 +233,32 @@ def test_huge_and_symlinked_entrypoints_are_reported_not_read(work, upskill, wri
     assert fmt.returncode == 1
     assert big.stat().st_size == 10 * 1024 * 1024 + 5
     assert (work / "sym" / "RULE.md").is_symlink()
+
+
+def test_model_warnings_plugin_descriptors_and_semver(work, upskill, writer):
+    writer(
+        work / "p.bundle.yaml",
+        "schema: 1\nname: p\ndescription: d\nplugins:\n  sp:\n    claude:\n"
+        "      source: anthropics/claude-plugins\n      marketplace: anthropics/claude-plugins\n"
+        '      plugin: sp\nmetadata:\n  version: "1.0"\n',
+    )
+    _item(
+        writer,
+        work,
+        "r",
+        "RULE.md",
+        "schema: 1\nname: r\ndescription: d\nmetadata:\n  version: v1\n",
+    )
+    result = upskill("lint")
+    assert result.returncode == 0
+    assert result.stdout.splitlines() == [
+        "warning: p.bundle.yaml:4 [plugin-descriptor] 'plugins.sp.claude.marketplace' repeats "
+        "'source'; it must be the registered marketplace name (e.g. 'claude-plugins' for "
+        "'anthropics/claude-plugins')",
+        "warning: p.bundle.yaml:10 [metadata] metadata.version '1.0' is not a semantic version "
+        "(MAJOR.MINOR.PATCH)",
+        "warning: r/RULE.md:5 [metadata] metadata.version 'v1' is not a semantic version "
+        "(MAJOR.MINOR.PATCH)",
+        "2 file(s) checked, 3 findings",
+    ]
+    assert upskill("lint", "--strict").returncode == 1

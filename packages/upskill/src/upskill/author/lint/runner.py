@@ -9,7 +9,7 @@ error it would repeat.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -108,19 +108,26 @@ class FileLinter(Collector):
         expected = f"\n{formatted}" if formatted else ""
         self._body_format(document.body, expected, document.body_line, "body (or seam)")
         if not self._blocks_model(specific):
-            self._model_entrypoint(text)
+            self._model_entrypoint(text, key_lines)
 
     def _blocks_model(self, specific: Iterable[Finding]) -> bool:
         return any(f.rule in _PRE_MODEL_RULES and f.severity is Severity.ERROR for f in specific)
 
-    def _model_entrypoint(self, text: str) -> None:
+    def _model_warnings(self, warnings: Iterable[str], key_lines: Mapping[str, int]) -> None:
+        """The model's non-fatal notes: `metadata` (semver) and anything else it flags."""
+        for warning in warnings:
+            key = "metadata" if warning.startswith("metadata") else None
+            rule = "metadata" if key else "frontmatter"
+            self.add(key_lines.get(key) if key else None, rule, Severity.WARNING, warning)
+
+    def _model_entrypoint(self, text: str, key_lines: Mapping[str, int]) -> None:
         from upskill.format.items import parse_entrypoint
         from upskill.format.model import ENTRYPOINTS
         from upskill.format.resources import scan_files
 
         directory = self.path.parent
         try:
-            parse_entrypoint(
+            item = parse_entrypoint(
                 ENTRYPOINTS[self.path.name],
                 directory,
                 text,
@@ -134,6 +141,8 @@ class FileLinter(Collector):
                 for f in self.findings
             ):
                 self.findings.append(finding)
+            return
+        self._model_warnings(item.warnings, key_lines)
 
     def _differs(self, actual: str, expected: str, first_line: int, rule: str, msg: str) -> None:
         """A warning at the first line where `actual` departs from what fmt would write."""
@@ -158,17 +167,26 @@ class FileLinter(Collector):
 
     def _bundle(self, text: str) -> None:
         from upskill.format.bundles import parse_bundle
+        from upskill.plugins.lint import plugin_descriptor_warnings
 
         data = self._mapping(text, 1)
-        specific = check_fields(self.path, "bundle", data, top_level_key_lines(text))
+        key_lines = top_level_key_lines(text)
+        specific = check_fields(self.path, "bundle", data, key_lines)
         self.findings.extend(specific)
         self._raw_form()
         self._key_order(text, 1)
-        if not self._blocks_model(specific):
-            try:
-                parse_bundle(text, self.path)
-            except FormatError as error:
-                self.findings.append(_frontmatter(error, self.path))
+        if self._blocks_model(specific):
+            return
+        try:
+            bundle = parse_bundle(text, self.path)
+        except FormatError as error:
+            self.findings.append(_frontmatter(error, self.path))
+            return
+        for warning in plugin_descriptor_warnings(bundle):
+            self.add(key_lines.get("plugins"), "plugin-descriptor", Severity.WARNING, warning)
+        self._model_warnings(
+            (w for w in bundle.warnings if not w.startswith("'plugins.")), key_lines
+        )
 
 
 def _collisions(targets: Sequence[Target], findings: Iterable[Finding]) -> list[Finding]:
