@@ -61,3 +61,30 @@ def create_exclusive(path: Path, data: bytes, mode: int = 0o644) -> None:
         with contextlib.suppress(FileNotFoundError):
             temp.unlink()
     fsync_dir(path.parent)
+
+
+def write_unsynced(path: Path, data: bytes, mode: int = 0o644) -> None:
+    """Write a staging file without fsync; callers make a batch durable with `sync_tree`."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as fh:
+        fh.write(data)
+    path.chmod(mode)
+
+
+def sync_tree(path: Path) -> None:
+    """Flush everything written on `path`'s filesystem: one syncfs(2) instead of an fsync
+    per file (thousands of small outputs), falling back to sync(2)."""
+    try:
+        import ctypes
+        import ctypes.util
+
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            if libc.syncfs(fd) == 0:
+                return
+        finally:
+            os.close(fd)
+    except (OSError, AttributeError):
+        pass
+    os.sync()

@@ -34,11 +34,27 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from upskill.errors import UpskillError
+    from upskill.install.cliargs import chosen_clients
+    from upskill.install.scope import World, resolve_scope
+
+    try:
+        world = World.current()
+        scope = resolve_scope(world, project=args.project, global_=args.global_)
+        flags = chosen_clients(args)
+        bare = not (args.names or flags or args.force or args.dry_run)
+        if bare and _nothing_changed(world, scope):
+            # The nothing-changed path: no YAML parser, formatter or renderer is loaded.
+            if not args.quiet:
+                sys.stderr.write("Already up to date.\n")
+            return 0
+    except UpskillError as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return exc.exit_code
     from upskill.install.ui import Console
 
     console = Console.create(sys.stdout, sys.stderr, quiet=args.quiet, no_color=args.no_color)
     try:
-        return _run(args, console)
+        return _full(args, console, world, scope, flags)
     except UpskillError as exc:
         console.error(str(exc))
         return exc.exit_code
@@ -47,8 +63,10 @@ def run(args: argparse.Namespace) -> int:
 def _nothing_changed(world: World, scope: Scope) -> bool:
     from upskill.install import fastpath
     from upskill.install.selection import load_config_paths
-    from upskill.sources.fetch import cache_dir
+    from upskill.sources.cachedir import cache_dir
 
+    if (scope.root / ".upskill" / "journal.json").exists():
+        return False  # an interrupted run must be completed by the full path
     try:
         lock_bytes = scope.lockfile.read_bytes()
     except OSError:
@@ -57,13 +75,16 @@ def _nothing_changed(world: World, scope: Scope) -> bool:
 
     def fingerprint(label: str) -> str | None:
         from upskill.errors import UpskillError
-        from upskill.install.session import fingerprint_of
-        from upskill.sources.fetch import Fetcher
+        from upskill.sources.local import local_fetched
         from upskill.sources.spec import parse_label
 
         try:
             spec = parse_label(label)
-            return fingerprint_of(Fetcher(world.env, world.home).fetch_all([spec])[spec])
+            if not spec.is_git:
+                return fastpath.fingerprint_of(local_fetched(spec))
+            from upskill.sources.fetch import Fetcher
+
+            return fastpath.fingerprint_of(Fetcher(world.env, world.home).fetch_all([spec])[spec])
         except UpskillError:
             return None
 
@@ -74,24 +95,6 @@ def _nothing_changed(world: World, scope: Scope) -> bool:
         root=scope.root,
         fingerprint=fingerprint,
     )
-
-
-def _run(args: argparse.Namespace, console: Console) -> int:
-    from upskill.install.cliargs import chosen_clients
-    from upskill.install.scope import World, resolve_scope
-
-    world = World.current()
-    scope = resolve_scope(world, project=args.project, global_=args.global_)
-    flags = chosen_clients(args)
-    bare = not (args.names or flags or args.force or args.dry_run)
-    if (
-        bare
-        and not (scope.root / ".upskill" / "journal.json").exists()
-        and _nothing_changed(world, scope)
-    ):
-        console.info("Already up to date.")
-        return 0
-    return _full(args, console, world, scope, flags)
 
 
 def _full(

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from upskill import __version__
+from upskill.sources.local import Fetched
 
 STATE_VERSION = 1
 
@@ -34,6 +35,13 @@ def _digest(path: Path) -> str | None:
         return hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError:
         return None
+
+
+def fingerprint_of(fetched: Fetched) -> str:
+    """Git: the resolved commit; local: a stat signature of the tree."""
+    if fetched.commit is not None:
+        return f"git:{fetched.commit}"
+    return f"local:{local_signature(fetched.root)}"
 
 
 def local_signature(root: Path) -> str:
@@ -53,9 +61,10 @@ def local_signature(root: Path) -> str:
 
 def output_stats(root: Path, paths: Iterable[str]) -> dict[str, list[int]] | None:
     stats: dict[str, list[int]] = {}
+    base = str(root)
     for rel in paths:
         try:
-            st = os.lstat(root / rel)
+            st = os.lstat(f"{base}/{rel}")
         except OSError:
             return None
         stats[rel] = [st.st_size, st.st_mtime_ns]

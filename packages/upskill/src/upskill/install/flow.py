@@ -15,7 +15,7 @@ from upskill.install.journal import Transaction, apply_transaction
 from upskill.install.resolve import Resolution
 from upskill.install.selection import load_config_paths
 from upskill.install.session import Session
-from upskill.sources.fetch import cache_dir
+from upskill.sources.cachedir import cache_dir
 from upskill.state.lockfile import Lockfile, serialise_lockfile
 
 

