@@ -68,7 +68,7 @@ class Mount:
 
 def start_mount(base: Path) -> Mount:
     storage, root, log = base / "storage", base / "ctx", base / "mount.log"
-    root.mkdir(parents=True)
+    root.mkdir(parents=True, exist_ok=True)
     with log.open("wb") as out:
         proc = subprocess.Popen(
             [str(BIN / "cortexfs-mount"), "--source", str(storage), str(root), "--foreground"],
@@ -133,6 +133,23 @@ def fresh_mount() -> Iterator[Mount]:
     """A mount of its own, for tests that unmount or kill the daemon."""
     with mounted() as mount:
         yield mount
+
+
+@pytest.fixture
+def remount() -> Iterator[Callable[[Mount], Mount]]:
+    """Mount the same storage again (after a crash); unmounted at the end of the test."""
+    started: list[Mount] = []
+
+    def again(old: Mount) -> Mount:
+        mount = start_mount(old.storage.parent)
+        started.append(mount)
+        return mount
+
+    yield again
+    for mount in started:
+        if mount.proc.poll() is None:
+            stop_mount(mount)
+        lazy_unmount(mount.root)
 
 
 @pytest.fixture

@@ -42,7 +42,7 @@ def test_clean_unmount(fresh_mount) -> None:
         assert str(fresh_mount.root) not in handle.read()
 
 
-def test_sigkill_mid_write_leaves_old_or_new(fresh_mount) -> None:
+def test_sigkill_mid_write_leaves_old_or_new(fresh_mount, remount) -> None:
     old = "user_u:agent_r:old_t:s0\n"
     new = "user_u:agent_r:" + "n" * 3000 + "_t:s0\n"
     os.mkdir(fresh_mount.root / "agent" / "victim.d")
@@ -68,4 +68,10 @@ def test_sigkill_mid_write_leaves_old_or_new(fresh_mount) -> None:
             writer.kill()
             writer.wait(timeout=10)
         subprocess.run(["fusermount3", "-u", "-z", str(fresh_mount.root)], timeout=20)
-    assert backing.read_text() in (old, new)
+    value = backing.read_text()
+    assert value in (old, new)
+    # Mounting again sweeps the temp files the dead writers left, and keeps the value.
+    again = remount(fresh_mount)
+    controls = again.root / "agent" / "victim.d"
+    assert [n for n in os.listdir(controls) if ".tmp-" in n] == []
+    assert (controls / "label").read_text() == value

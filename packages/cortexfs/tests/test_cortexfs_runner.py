@@ -182,3 +182,14 @@ def test_bin_ctx_runs_the_ctx_command(ctx_mount, run) -> None:
     assert (result.returncode, result.stdout) == (0, b"ready\n")
     tsh = run([str(ctx_mount.root / "bin" / "tsh")], ctx_mount.env())
     assert tsh.returncode == 69
+
+
+def test_corrupt_backing_policy_is_internal_error(ctx_mount, call: Call, run, parse_events):
+    # Only possible behind the mount's back: the filesystem validates every policy write.
+    backing = ctx_mount.storage / "tool" / f"{call.tool}.d" / "policy"
+    backing.write_bytes(b"# not policy v0\n")
+    result = run([str(call.tool_path)], call.env(ctx_mount))
+    assert result.returncode == 70
+    got = parse_events(result.stdout)
+    assert got[-2]["errno"] == "EIO"
+    assert "policy: line 1" in str(got[-2]["message"])
