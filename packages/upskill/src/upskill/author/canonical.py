@@ -73,15 +73,19 @@ def _emit(parts: FrontmatterBlocks, order: list[str]) -> str:
     return "\n".join(lines) + "\n" if lines else ""
 
 
-def canonical_entrypoint(text: str, kind: str, path: Path) -> str:
-    """Canonical text of a RULE.md / SKILL.md / AGENT.md file."""
+def canonical_body(body: str) -> str:
+    """What follows the closing `---`: one blank line, then the formatted body (or nothing)."""
     from upskill.markdown import format_body
 
+    formatted = format_body(body)
+    return f"\n{formatted}" if formatted else ""
+
+
+def canonical_entrypoint(text: str, kind: str, path: Path) -> str:
+    """Canonical text of a RULE.md / SKILL.md / AGENT.md file."""
     document = split_frontmatter(text, path)
     yaml_text = reorder_yaml(document.yaml, kind, path, first_line=document.yaml_line)
-    body = format_body(document.body)
-    head = f"---\n{yaml_text}---\n"
-    return f"{head}\n{body}" if body else head
+    return f"---\n{yaml_text}---\n{canonical_body(document.body)}"
 
 
 def canonical_bundle(text: str, path: Path) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from upskill.author.canonical import reorder_yaml
+from upskill.author.canonical import canonical_body, reorder_yaml
 from upskill.author.lint.body import check_body
 from upskill.author.lint.fields import check_fields
 from upskill.author.lint.findings import Collector, Finding, LintReport, Severity
@@ -92,8 +92,6 @@ class FileLinter(Collector):
         )
 
     def _entrypoint(self, text: str) -> None:
-        from upskill.markdown import format_body
-
         document = split_frontmatter(text, self.path)
         data = self._mapping(document.yaml, document.yaml_line)
         key_lines = top_level_key_lines(document.yaml, first_line=document.yaml_line)
@@ -104,8 +102,7 @@ class FileLinter(Collector):
         )
         self._raw_form()
         self._key_order(document.yaml, document.yaml_line)
-        formatted = format_body(document.body)
-        expected = f"\n{formatted}" if formatted else ""
+        expected = canonical_body(document.body)
         self._body_format(document.body, expected, document.body_line, "body (or seam)")
         if not self._blocks_model(specific):
             self._model_entrypoint(text, key_lines)
