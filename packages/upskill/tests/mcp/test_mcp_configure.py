@@ -310,3 +310,20 @@ def test_option_like_values_are_refused(fake_clients: Callable[..., Any], places
         "mcp ok: not configured: remote url '-H evil' must start with https:// or http://",
     )
     assert tree(places.root) == {} and tree(places.home) == {}
+
+
+def test_unwritable_config_location_is_a_skip(
+    fake_clients: Callable[..., Any], places: Places
+) -> None:
+    fakes = fake_clients(present=())
+    (places.root / ".vscode").write_text("a file where a directory should be")
+    report = run(fakes, places, (REMOTE,), (Target.VSCODE, Target.OPENCODE))
+    assert [(r.client, r.status) for r in report.records] == [
+        (Target.VSCODE, Status.SKIPPED),
+        (Target.OPENCODE, Status.INSTALLED),
+    ]
+    assert report.warnings == (
+        f"mcp drawio: not configured for vscode: {places.root / '.vscode/mcp.json'}: "
+        "cannot read: Not a directory",
+    )
+    assert (places.root / ".vscode").read_text() == "a file where a directory should be"

@@ -48,11 +48,12 @@ def write_text_atomic(path: Path, text: str) -> None:
 
 def _existing(location: ConfigLocation) -> Path:
     """The file to edit: the preferred one, else an alternative that exists."""
-    if location.path.exists():
-        return location.path
-    for alternative in location.alternatives:
-        if alternative.exists():
-            return alternative
+    for candidate in (location.path, *location.alternatives):
+        try:
+            if candidate.exists():
+                return candidate
+        except OSError as exc:
+            raise ConfigFileError(f"cannot read: {exc.strerror or exc}", path=candidate) from None
     return location.path
 
 
