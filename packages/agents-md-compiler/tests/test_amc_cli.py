@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -484,8 +486,8 @@ def test_version_reports_unknown_without_distribution(monkeypatch) -> None:  # t
     def missing(name: str) -> str:
         raise metadata.PackageNotFoundError(name)
 
-    monkeypatch.setattr(version_module.metadata, "version", missing)
-    assert version_module.installed_version() == "0.0.0+unknown"
+    monkeypatch.setattr(metadata, "version", missing)
+    assert version_module.installed_version([]) == "0.0.0+unknown"
 
 
 @pytest.mark.parametrize(
@@ -667,3 +669,49 @@ def test_every_command_specific_field_is_present(ws) -> None:  # type: ignore[no
         "markers_expected", "sentinels_found", "sentinels_expected", "probe_command",
         "probe_cwd", "verification_context", "failure",
     }  # fmt: skip
+
+
+def test_fast_version_agrees_with_importlib_metadata() -> None:
+    from importlib import metadata
+
+    from agents_md_compiler.version import installed_version
+
+    assert installed_version() == metadata.version("agents-md-compiler")
+
+
+def test_fast_version_reads_first_dist_info_on_the_path(tmp_path: Path) -> None:
+    from agents_md_compiler.version import installed_version
+
+    first, second = tmp_path / "a", tmp_path / "b"
+    for root, version in ((first, "1.2.3"), (second, "9.9.9")):
+        info = root / f"agents_md_compiler-{version}.dist-info"
+        info.mkdir(parents=True)
+        (info / "METADATA").write_text(
+            f"Metadata-Version: 2.4\nName: agents-md-compiler\nVersion: {version}\n\nbody\n"
+        )
+    assert installed_version([str(tmp_path / "missing"), str(first), str(second)]) == "1.2.3"
+
+
+def test_fast_version_defers_to_importlib_for_egg_info(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from importlib import metadata
+
+    from agents_md_compiler.version import installed_version
+
+    (tmp_path / "agents_md_compiler-0.1.egg-info").mkdir()
+    monkeypatch.setattr(metadata, "version", lambda name: "from-importlib")
+    assert installed_version([str(tmp_path)]) == "from-importlib"
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["version"]])
+def test_version_fast_path_skips_the_full_cli(argv: list[str]) -> None:
+    code = (
+        "import sys; from agents_md_compiler.entry import main; main(sys.argv[1:]); "
+        "print('argparse' in sys.modules, 'agents_md_compiler.cli' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, *argv], capture_output=True, text=True, check=True
+    ).stdout
+    lines = out.splitlines()
+    from importlib import metadata
+
+    assert lines == [metadata.version("agents-md-compiler"), "False False"]

@@ -2,6 +2,6 @@
 
 import sys
 
-from agents_md_compiler.cli import main
+from agents_md_compiler.entry import main
 
 sys.exit(main())

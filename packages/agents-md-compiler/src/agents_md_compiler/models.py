@@ -10,7 +10,6 @@ import hashlib
 import re
 from dataclasses import dataclass
 
-DISTRIBUTION = "agents-md-compiler"
 DISTRIBUTION_DIRECTORY = "agents-md-compiler"
 IDENTIFIER_RE = re.compile(r"\A[a-z][a-z0-9-]{0,63}\Z")
 SHA256_RE = re.compile(r"\A[0-9a-f]{64}\Z")
