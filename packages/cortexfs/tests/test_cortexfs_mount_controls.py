@@ -141,6 +141,10 @@ def test_only_the_owner_uid_changes_an_agent(ctx_mount, unique: str, as_uid) -> 
     assert (controls / "cwd").read_bytes() == b"/work\n"
     assert as_uid(OTHER_UID, lambda: write_whole(controls / "status", b"idle\n")) == 0
     assert (controls / "status").read_bytes() == b"idle\n"
+    # ... but not point the agent at another identity.
+    assert as_uid(OTHER_UID, lambda: write_whole(controls / "uid", b"0\n")) == errno.EACCES
+    assert as_uid(OTHER_UID, lambda: write_control(str(controls / "uid"), b"0\n")) != 0
+    assert (controls / "uid").read_bytes() == f"{OTHER_UID}\n".encode()
     # Another uid may not, and neither may root: the filesystem refuses, not mode bits.
     assert as_uid(THIRD_UID, lambda: write_whole(controls / "status", b"x\n")) == errno.EACCES
     assert as_uid(THIRD_UID, lambda: write_control(str(controls / "cwd"), b"/x\n")) != 0

@@ -12,7 +12,7 @@ import errno
 from enum import Enum
 
 from cortexfs.errors import FsRefusal
-from cortexfs.layout import Kind, Node, parent_of
+from cortexfs.layout import Kind, Node
 from cortexfs.names import name_problem
 from cortexfs.objects import ObjectClass
 
@@ -195,5 +195,9 @@ def symlink(node: Node, uid: int, owner: int, target: str) -> Plan:
     return Plan.SOCK_ALIAS
 
 
-def same_directory(a: str, b: str) -> bool:
-    return parent_of(a) == parent_of(b)
+def control_value(node: Node, uid: int, text: str) -> None:
+    """Value rules that depend on who writes: a non-root owner cannot point its agent at
+    another identity (the launcher derives the process uid from this control)."""
+    agent_uid = node.object_class is ObjectClass.AGENT and node.control == "uid"
+    if agent_uid and uid != 0 and text != f"{uid}\n":
+        raise refuse(errno.EACCES, f"only root may set an agent's uid other than {uid}")

@@ -202,7 +202,7 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
     # -- writing -------------------------------------------------------------
     def _commit_control(self, node: Node, data: bytes) -> None:
         assert node.control is not None
-        check_control(node.control, data)
+        decide.control_value(node, self._uid(), check_control(node.control, data))
         atomic_write(self._real(node), data)
         self._changed_control(node)
 
@@ -331,7 +331,7 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
             if data is None:
                 raise FsRefusal(errno.ENOENT, f"{old} does not exist")
             assert dst.control is not None
-            check_control(dst.control, data)
+            decide.control_value(dst, self._uid(), check_control(dst.control, data))
             fd = os.open(self._real(src), os.O_RDONLY | os.O_NOFOLLOW)
             try:
                 os.fsync(fd)
