@@ -173,3 +173,11 @@ def test_projection_plan_validates_every_tool_first() -> None:
         plan_projection("calc", ["s"], [{"name": "ok"}, {"name": "bad/name"}])
     with pytest.raises(BadInput):
         plan_projection("calc", ["s"], [{"description": "nameless"}])
+
+
+def test_agent_uid_control_follows_the_writer() -> None:
+    node = classify("/agent/a.d/uid")
+    decide.control_value(node, 5, "5\n")
+    decide.control_value(node, 0, "7\n")  # root provisions agents for other users
+    assert refused(lambda: decide.control_value(node, 5, "0\n")) == errno.EACCES
+    decide.control_value(classify("/tool/t.d/uid"), 5, "0\n")  # only agents carry identity
