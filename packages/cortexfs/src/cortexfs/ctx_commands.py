@@ -106,6 +106,13 @@ def validate_name(name: str) -> list[str]:
     return []
 
 
+def _unescape_mountinfo(field: str) -> str:
+    """mountinfo writes space, tab, newline and backslash as octal escapes (\\040...)."""
+    for code in ("040", "011", "012", "134"):
+        field = field.replace("\\" + code, chr(int(code, 8)))
+    return field
+
+
 def _is_fuse_mount(root: str) -> bool:
     real = os.path.realpath(root)
     try:
@@ -113,7 +120,8 @@ def _is_fuse_mount(root: str) -> bool:
             for line in handle:
                 fields = line.split()
                 sep = fields.index("-")
-                if fields[4] == real and fields[sep + 1].startswith("fuse"):
+                mountpoint = _unescape_mountinfo(fields[4])
+                if mountpoint == real and fields[sep + 1].startswith("fuse"):
                     return True
     except (OSError, ValueError, IndexError):
         return False
