@@ -36,13 +36,13 @@ def test_invalid_names(name: str) -> None:
     assert name_problem(name) is not None
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)
 @given(names)
 def test_generated_names_are_valid(name: str) -> None:
     assert is_valid_name(name)
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)
 @given(st.text(max_size=70))
 def test_names_never_contain_separators_or_dotdot(text: str) -> None:
     if is_valid_name(text):
@@ -96,7 +96,7 @@ rules = st.builds(
 )  # fmt: skip
 
 
-@settings(max_examples=100)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(rules, max_size=8))
 def test_policy_render_parse_roundtrip(items: list[Rule]) -> None:
     text = "".join(rule.render() + "\n" for rule in items)
@@ -106,7 +106,7 @@ def test_policy_render_parse_roundtrip(items: list[Rule]) -> None:
     assert parse_policy(again) == parse_policy(text)
 
 
-@settings(max_examples=50)
+@settings(max_examples=50, deadline=None)
 @given(st.sampled_from([0o000, 0o100, 0o200, 0o400, 0o500, 0o600, 0o700, 0o755]))
 def test_perm_roundtrip(mode: int) -> None:
     perm = perm_from_mode(mode)
@@ -166,7 +166,7 @@ def test_control_values(name: str, data: bytes, expected: int) -> None:
     assert refusal(name, data) == expected
 
 
-@settings(max_examples=100)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(st.from_regex(r"[A-Za-z0-9_./:-]{1,20}", fullmatch=True), max_size=6))
 def test_list_controls_accept_lines(values: list[str]) -> None:
     data = "".join(f"{v}\n" for v in values).encode()
@@ -180,7 +180,7 @@ def test_mount_table_entries() -> None:
     )  # fmt: skip
 
 
-@settings(max_examples=100)
+@settings(max_examples=100, deadline=None)
 @given(st.sampled_from(list(ObjectClass)), names)
 def test_object_header_roundtrip(cls: ObjectClass, name: str) -> None:
     header = ObjectHeader("/usr/bin/cortexfs-object-runner", cls, name)
