@@ -6,6 +6,7 @@ import contextlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -162,6 +163,7 @@ def errno_as(uid: int, action: Callable[[], object]) -> int:
     pid = os.fork()
     if pid == 0:  # pragma: no cover - child
         code = 0
+        signal.alarm(20)  # a hung mount kills the child instead of the test run
         try:
             os.setgroups([])
             os.setgid(uid)
