@@ -13,12 +13,12 @@ EXIT_UNAVAILABLE = 69
 EXIT_INTERNAL = 70
 
 
-class FsRefusal(Exception):
-    """A filesystem operation refused by CortexFS rules; the adapter turns it into -errno."""
+class FsRefusal(OSError):
+    """A filesystem operation refused by CortexFS rules. An OSError, so the FUSE binding
+    answers -errno for it exactly as for a failing backing call."""
 
-    def __init__(self, errno: int, reason: str) -> None:
-        super().__init__(f"{_errno.errorcode.get(errno, str(errno))}: {reason}")
-        self.errno = errno
+    def __init__(self, err: int, reason: str) -> None:
+        super().__init__(err, f"{_errno.errorcode.get(err, str(err))}: {reason}")
         self.reason = reason
 
 

@@ -1,17 +1,17 @@
 """The mfusepy adapter: classify the path, ask `decide`, perform the plan on the backing store.
 
 Every refusal is decided in `decide` (pure); this module only resolves facts (owner,
-liveness, emptiness) from storage and turns `FsRefusal` into the errno FUSE returns.
+liveness, emptiness) from storage. Refusals (`FsRefusal`) and failing backing calls are
+both OSErrors, which mfusepy answers with -errno.
 """
 
 from __future__ import annotations
 
 import errno
-import functools
 import os
 import stat
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import mfusepy  # type: ignore[import-untyped]
 
@@ -28,25 +28,7 @@ from cortexfs.storage import Backing, atomic_write, fsync_dir
 from cortexfs.templates import home_entries, object_entries
 from cortexfs.xattrs import NAMES, PREFIX, xattr_values
 
-F = TypeVar("F", bound=Callable[..., Any])
 Caller = Callable[[], tuple[int, int, int]]
-
-
-def errno_boundary(method: F) -> F:
-    """Turn refusals and backing OSErrors into FuseOSError so FUSE answers -errno."""
-
-    @functools.wraps(method)
-    def wrapped(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return method(*args, **kwargs)
-        except FsRefusal as exc:
-            raise mfusepy.FuseOSError(exc.errno) from exc
-        except OSError as exc:
-            if isinstance(exc, mfusepy.FuseOSError):
-                raise
-            raise mfusepy.FuseOSError(exc.errno or errno.EIO) from exc
-
-    return wrapped  # type: ignore[return-value]
 
 
 def _stat_of(st: os.stat_result) -> BackingStat:
@@ -105,7 +87,6 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
         return self.backing.real(node.path)
 
     # -- reading -------------------------------------------------------------
-    @errno_boundary
     def getattr(self, path: str, fh: Any = None) -> dict[str, int]:
         if path == "/status":
             root = os.lstat(self.backing.root)
@@ -123,7 +104,6 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
             return presented(node, fake, self._owner(node), None)
         return presented(node, _stat_of(st), self._owner(node), self._perm(node))
 
-    @errno_boundary
     def readdir(self, path: str, fh: int) -> list[str]:
         node = self._node(path)
         if node.kind is Kind.ROOT:
@@ -135,11 +115,9 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
             names += [n for n in pending if "/" not in n and n not in names]
         return names
 
-    @errno_boundary
     def readlink(self, path: str) -> str:
         return os.readlink(self._real(self._node(path)))
 
-    @errno_boundary
     def open(self, path: str, fi: Any) -> int:
         node = self._node(path)
         flags = fi.flags
@@ -178,14 +156,12 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
             fd = os.open(real, open_flags)
         return self.table.add(FdHandle(fd, node, writable=True))
 
-    @errno_boundary
     def create(self, path: str, mode: int, fi: Any) -> int:
         node = self._node(path, changing=True)
         plan = decide.create(node, self._uid(), self._owner(node))
         fi.fh = self._open_plan(node, plan, fi.flags | os.O_TRUNC, create_mode=mode)
         return 0
 
-    @errno_boundary
     def read(self, path: str, size: int, offset: int, fi: Any) -> bytes:
         handle = self.table.get(fi.fh)
         if isinstance(handle, BytesHandle):
@@ -210,7 +186,6 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
         if node.control == "perm":
             self.invalidate(node.object_path())  # the object's mode bits show perm
 
-    @errno_boundary
     def write(self, path: str, data: bytes, offset: int, fi: Any) -> int:
         handle = self.table.get(fi.fh)
         if isinstance(handle, ControlHandle):
@@ -228,7 +203,6 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
             return os.pwrite(handle.fd, data, offset)
         raise FsRefusal(errno.EBADF, "handle not open for writing")
 
-    @errno_boundary
     def truncate(self, path: str, length: int, fh: Any = None) -> int:
         node = self._node(path)
         plan = decide.truncate(node, self._uid(), self._owner(node), length)
@@ -245,7 +219,6 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
             os.truncate(self._real(node), length)
         return 0
 
-    @errno_boundary
     def flush(self, path: str, fi: Any) -> int:
         handle = self.table.get(fi.fh)
         if isinstance(handle, ControlHandle) and handle.truncated and not handle.committed:
@@ -254,14 +227,12 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
             self._commit_control(handle.node, b"")  # `: > ctl` is a whole-file write of ""
         return 0
 
-    @errno_boundary
     def fsync(self, path: str, datasync: int, fi: Any) -> int:
         handle = self.table.get(fi.fh)
         if isinstance(handle, FdHandle) and handle.writable:
             os.fsync(handle.fd)
         return 0
 
-    @errno_boundary
     def release(self, path: str, fi: Any) -> int:
         handle = self.table.pop(fi.fh)
         if isinstance(handle, ControlHandle):
@@ -269,7 +240,6 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
         return 0
 
     # -- namespace -----------------------------------------------------------
-    @errno_boundary
     def mkdir(self, path: str, mode: int) -> int:
         node = self._node(path, changing=True)
         uid, gid, _pid = self.caller()
@@ -300,7 +270,6 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
         )  # fmt: skip
         self.backing.write_entries(entries)
 
-    @errno_boundary
     def rmdir(self, path: str) -> int:
         node = self._node(path, changing=True)
         empty = self.backing.is_empty_dir(node.path) if self.backing.exists(node.path) else True
@@ -308,7 +277,6 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
         os.rmdir(self._real(node))
         return 0
 
-    @errno_boundary
     def unlink(self, path: str) -> int:
         node = self._node(path, changing=True)
         live = node.kind is Kind.OBJECT and self.backing.is_live(node)
@@ -322,7 +290,6 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
             os.unlink(self._real(node))
         return 0
 
-    @errno_boundary
     def rename(self, old: str, new: str) -> int:
         src, dst = self._node(old, changing=True), self._node(new, changing=True)
         plan = decide.rename(src, dst, self._uid(), self._owner(src), self._owner(dst))
@@ -343,7 +310,6 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
             self._changed_control(dst)
         return 0
 
-    @errno_boundary
     def chmod(self, path: str, mode: int) -> int:
         node = self._node(path, changing=True)
         has_perm = node.kind is Kind.OBJECT and self.backing.exists(f"{node.controls_path()}/perm")
@@ -355,26 +321,21 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
             os.chmod(self._real(node), mode & 0o7777)
         return 0
 
-    @errno_boundary
     def chown(self, path: str, uid: int, gid: int) -> int:
         raise FsRefusal(errno.EPERM, "ownership derives from the ABI path and .d/owner")
 
-    @errno_boundary
     def symlink(self, target: str, source: str) -> int:
         node = self._node(target, changing=True)
         decide.symlink(node, self._uid(), self._owner(node), source)
         os.symlink(source, self._real(node))
         return 0
 
-    @errno_boundary
     def link(self, target: str, source: str) -> int:
         raise FsRefusal(errno.EPERM, "hard links are not part of the ABI")
 
-    @errno_boundary
     def mknod(self, path: str, mode: int, dev: int) -> int:
         raise FsRefusal(errno.EROFS, "special files are not part of the ABI")
 
-    @errno_boundary
     def utimens(self, path: str, times: tuple[int, int] | None = None) -> int:
         node = self._node(path)
         plan = decide.open_write(node, self._uid(), self._owner(node))
@@ -386,7 +347,6 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
             os.utime(self._real(node), ns=times)
         return 0
 
-    @errno_boundary
     def statfs(self, path: str) -> dict[str, int]:
         sv = os.statvfs(self.backing.root)
         keys = ("f_bsize", "f_frsize", "f_blocks", "f_bfree", "f_bavail", "f_files", "f_ffree")
@@ -400,7 +360,6 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
         st = os.lstat(self._real(node))
         return xattr_values(node, stat.S_ISDIR(st.st_mode), st.st_size)
 
-    @errno_boundary
     def getxattr(self, path: str, name: str, position: int = 0) -> bytes:
         if not name.startswith(PREFIX):  # e.g. security.capability, asked on every write
             raise FsRefusal(errno.ENODATA, f"no attribute {name}")
@@ -409,15 +368,12 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
             raise FsRefusal(errno.ENODATA, f"no attribute {name}")
         return values[name]
 
-    @errno_boundary
     def listxattr(self, path: str) -> list[str]:
         self._node(path)
         return [PREFIX + key for key in NAMES]
 
-    @errno_boundary
     def setxattr(self, path: str, name: str, value: bytes, options: int, position: int = 0) -> int:
         raise FsRefusal(errno.EPERM, "user.cortexfs.* attributes are read-only")
 
-    @errno_boundary
     def removexattr(self, path: str, name: str) -> int:
         raise FsRefusal(errno.EPERM, "user.cortexfs.* attributes are read-only")
