@@ -154,15 +154,3 @@ def check_control(name: str, data: bytes) -> str:
     except (ValueError, PolicyError) as exc:
         raise FsRefusal(errno.EINVAL, f"{name}: {exc}") from exc
     return text
-
-
-def render_value(value: str) -> bytes:
-    return f"{value}\n".encode()
-
-
-def render_list(values: list[str] | tuple[str, ...]) -> bytes:
-    return "".join(f"{v}\n" for v in values).encode()
-
-
-def first_line(data: bytes) -> str:
-    return data.decode("utf-8", "replace").split("\n", 1)[0]
