@@ -65,10 +65,12 @@ def create_exclusive(path: Path, data: bytes, mode: int = 0o644) -> None:
 
 def write_unsynced(path: Path, data: bytes, mode: int = 0o644) -> None:
     """Write a staging file without fsync; callers make a batch durable with `sync_tree`."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("wb") as fh:
-        fh.write(data)
-    path.chmod(mode)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    try:
+        os.write(fd, data)
+        os.fchmod(fd, mode)
+    finally:
+        os.close(fd)
 
 
 def sync_tree(path: Path) -> None:

@@ -37,17 +37,23 @@ class _FaultCounter:
 FAULTS = _FaultCounter()
 
 
-def contained(root: Path, rel: str) -> Path:
-    """`root/rel`, refusing any existing component that is a symlink."""
-    current = root
+def contained(root: Path, rel: str, checked: set[str] | None = None) -> Path:
+    """`root/rel`, refusing any existing component that is a symlink.
+
+    `checked` remembers directories already validated in this transaction."""
     parts = rel.split("/")
-    for part in parts[:-1]:
-        current = current / part
+    for depth in range(1, len(parts)):
+        prefix = "/".join(parts[:depth])
+        if checked is not None and prefix in checked:
+            continue
+        current = root / prefix
         if current.is_symlink():
             raise UnsafePath("refusing to write through a symlinked directory", path=current)
         if current.exists() and not current.is_dir():
             raise UnsafePath("a file is in the way of an output directory", path=current)
-    return current / parts[-1]
+        if checked is not None:
+            checked.add(prefix)
+    return root / rel
 
 
 def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
@@ -56,8 +62,11 @@ def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
     FAULTS.tick()
 
 
-def move_into_place(staged: Path, target: Path) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
+def move_into_place(staged: Path, target: Path, made: set[Path] | None = None) -> None:
+    if made is None or target.parent not in made:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if made is not None:
+            made.add(target.parent)
     try:
         staged.replace(target)
     except OSError as exc:

@@ -66,8 +66,9 @@ def state_dir(root: Path) -> Path:
 def apply_transaction(root: Path, lockfile: Path, txn: Transaction) -> None:
     if txn.empty:
         return
+    checked: set[str] = set()
     for w in txn.writes:  # validate containment before touching anything
-        contained(root, w.path)
+        contained(root, w.path, checked)
     state = state_dir(root)
     staging = state / STAGING
     if staging.exists():
@@ -114,12 +115,14 @@ def _roll_forward(root: Path, lockfile: Path, record: dict[str, object]) -> None
     staging = state_dir(root) / STAGING
     ops = record["ops"]
     assert isinstance(ops, list)
+    checked: set[str] = set()
+    made: set[Path] = set()
     for op in ops:
-        path = contained(root, str(op["path"]))
+        path = contained(root, str(op["path"]), checked)
         if op["op"] == "write":
             staged = staging / str(op["staged"])
             if staged.exists():  # else: already moved into place before the crash
-                move_into_place(staged, path)
+                move_into_place(staged, path, made)
         elif op["op"] == "remove":
             seen = file_digest(path)
             if seen is not None and seen[0] == op["sha256"]:
