@@ -64,7 +64,8 @@ def exit_code_for_errno(err: int) -> int:
         return EXIT_DENIED
     if err in (_errno.EINVAL, _errno.EILSEQ, _errno.EMSGSIZE, _errno.ENAMETOOLONG):
         return EXIT_BAD_INPUT
-    if err in (_errno.ENOENT, _errno.ENOTDIR, _errno.ENOTEMPTY, _errno.EBUSY, _errno.EEXIST):
+    missing_or_busy = (_errno.ENOENT, _errno.ENOTDIR, _errno.EISDIR, _errno.ENOTEMPTY, _errno.EBUSY)
+    if err in (*missing_or_busy, _errno.EEXIST):
         return EXIT_FAILED
     if err in (_errno.ENOTCONN, _errno.EIO, _errno.ENODEV):
         return EXIT_UNAVAILABLE
