@@ -66,41 +66,46 @@ def rule_name(i: int) -> str:
     return f"bench-rule-{i:03d}"
 
 
-def skill_name(i: int) -> str:
-    return f"bench-skill-{i:03d}"
+# kind -> (count, name, description, [(path template, document template)]) per tool layout.
+LAYOUTS = {
+    "rule": (
+        N_RULES,
+        "Use when editing code covered by rule {i}",
+        [
+            ("upskill/skills/{n}/RULE.md", "---\nschema: 1\ndescription: {d}\n---\n\n{t}"),
+            (
+                "rulesync/.rulesync/rules/{n}.md",
+                '---\nroot: false\ntargets: ["*"]\ndescription: "{d}"\nglobs: ["**/*"]\n---\n\n{t}',
+            ),
+            ("ruler/.ruler/{n}.md", "{t}"),
+        ],
+    ),
+    "skill": (
+        N_SKILLS,
+        "Use when performing task {i} of the benchmark",
+        [
+            (
+                "upskill/skills/{n}/SKILL.md",
+                "---\nschema: 1\nname: {n}\ndescription: {d}\n---\n\n{t}",
+            ),
+            (
+                "rulesync/.rulesync/skills/{n}/SKILL.md",
+                '---\nname: {n}\ndescription: "{d}"\ntargets: ["*"]\n---\n\n{t}',
+            ),
+            ("ruler/.ruler/skills/{n}/SKILL.md", "---\nname: {n}\ndescription: {d}\n---\n\n{t}"),
+        ],
+    ),
+}
 
 
 def generate(root: Path) -> None:
-    for i in range(N_RULES):
-        n = rule_name(i)
-        desc = f"Use when editing code covered by rule {i}"
-        text = body(n)
-        write(
-            root / "upskill/skills" / n / "RULE.md",
-            f"---\nschema: 1\ndescription: {desc}\n---\n\n{text}",
-        )
-        write(
-            root / "rulesync/.rulesync/rules" / f"{n}.md",
-            f'---\nroot: false\ntargets: ["*"]\ndescription: "{desc}"\n'
-            f'globs: ["**/*"]\n---\n\n{text}',
-        )
-        write(root / "ruler/.ruler" / f"{n}.md", text)
-    for i in range(N_SKILLS):
-        n = skill_name(i)
-        desc = f"Use when performing task {i} of the benchmark"
-        text = body(n)
-        write(
-            root / "upskill/skills" / n / "SKILL.md",
-            f"---\nschema: 1\nname: {n}\ndescription: {desc}\n---\n\n{text}",
-        )
-        write(
-            root / "rulesync/.rulesync/skills" / n / "SKILL.md",
-            f'---\nname: {n}\ndescription: "{desc}"\ntargets: ["*"]\n---\n\n{text}',
-        )
-        write(
-            root / "ruler/.ruler/skills" / n / "SKILL.md",
-            f"---\nname: {n}\ndescription: {desc}\n---\n\n{text}",
-        )
+    """The same content in each tool's own source layout."""
+    for kind, (count, description, files) in LAYOUTS.items():
+        for i in range(count):
+            n = f"bench-{kind}-{i:03d}"
+            d, t = description.format(i=i), body(n)
+            for path, template in files:
+                write(root / path.format(n=n), template.format(n=n, d=d, t=t))
 
 
 def node_binary() -> str:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import sys
+from typing import TYPE_CHECKING
 
 from upskill.install.cliargs import scope_flags
+
+if TYPE_CHECKING:
+    from upskill.install.ui import Console
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -25,38 +28,37 @@ _TITLES = {
 
 
 def run(args: argparse.Namespace) -> int:
+    from upskill.install.ui import run_guarded
+
+    return run_guarded(args, lambda console: _run(args, console))
+
+
+def _run(args: argparse.Namespace, console: Console) -> int:
     import json
 
-    from upskill.errors import UpskillError
     from upskill.install.doctor import Report, check
     from upskill.install.extensions import run_doctor
     from upskill.install.flow import hook_context
     from upskill.install.scope import World, resolve_scope
     from upskill.install.session import Session
-    from upskill.install.ui import Console
 
-    console = Console.create(sys.stdout, sys.stderr, quiet=args.quiet, no_color=args.no_color)
-    try:
-        world = World.current()
-        scope = resolve_scope(world, project=args.project, global_=args.global_)
-        session = Session(world, scope)
-        lock = session.read_lock()
-        buckets = check(scope.root, lock)
-        buckets.update(run_doctor(hook_context(session, lock, (), True)))
-    except UpskillError as exc:
-        console.error(str(exc))
-        return exc.exit_code
+    world = World.current()
+    scope = resolve_scope(world, project=args.project, global_=args.global_)
+    session = Session(world, scope)
+    lock = session.read_lock()
+    buckets = check(scope.root, lock)
+    buckets.update(run_doctor(hook_context(session, lock, (), True)))
     report = Report(buckets)
     if args.json:
         console.data(json.dumps(buckets, indent=2) + "\n")
-    else:
-        for key, title in _TITLES.items():
-            entries = buckets.get(key) or []
-            if entries:
-                console.data(f"{title}:\n")
-                console.data("".join(f"  {_describe(key, e)}\n" for e in entries))
-        drift = sum(len(buckets.get(k) or []) for k in _TITLES if k not in ("skipped_plugins",))
-        console.info("No drift." if report.clean else f"{drift} problem(s) found.")
+        return 0 if report.clean else 1
+    for key, title in _TITLES.items():
+        entries = buckets.get(key) or []
+        if entries:
+            console.data(f"{title}:\n")
+            console.data("".join(f"  {_describe(key, e)}\n" for e in entries))
+    drift = sum(len(buckets.get(k) or []) for k in _TITLES if k != "skipped_plugins")
+    console.info("No drift." if report.clean else f"{drift} problem(s) found.")
     return 0 if report.clean else 1
 
 

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import sys
+from typing import TYPE_CHECKING
 
 from upskill.install.cliargs import scope_flags
+
+if TYPE_CHECKING:
+    from upskill.install.ui import Console
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -14,22 +17,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from upskill.install.ui import run_guarded
+
+    return run_guarded(args, lambda console: _run(args, console))
+
+
+def _run(args: argparse.Namespace, console: Console) -> int:
     import json
 
-    from upskill.errors import UpskillError
     from upskill.install.listing import listing_json, listing_text
     from upskill.install.scope import World, resolve_scope
-    from upskill.install.ui import Console
     from upskill.state.lockfile import read_lockfile
 
-    console = Console.create(sys.stdout, sys.stderr, quiet=args.quiet, no_color=args.no_color)
-    try:
-        world = World.current()
-        scope = resolve_scope(world, project=args.project, global_=args.global_)
-        lock = read_lockfile(scope.lockfile)
-    except UpskillError as exc:
-        console.error(str(exc))
-        return exc.exit_code
+    world = World.current()
+    scope = resolve_scope(world, project=args.project, global_=args.global_)
+    lock = read_lockfile(scope.lockfile)
     if args.json:
         console.data(json.dumps(listing_json(lock), indent=2) + "\n")
     else:

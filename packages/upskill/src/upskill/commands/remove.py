@@ -32,15 +32,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from upskill.errors import UpskillError
-    from upskill.install.ui import Console
+    from upskill.install.ui import run_guarded
 
-    console = Console.create(sys.stdout, sys.stderr, quiet=args.quiet, no_color=args.no_color)
-    try:
-        return _run(args, console)
-    except UpskillError as exc:
-        console.error(str(exc))
-        return exc.exit_code
+    return run_guarded(args, lambda console: _run(args, console))
 
 
 def _targets(lock: Lockfile, names: list[str], source: str | None) -> tuple[set[str], list[str]]:

@@ -50,14 +50,9 @@ def run(args: argparse.Namespace) -> int:
     except UpskillError as exc:
         sys.stderr.write(f"error: {exc}\n")
         return exc.exit_code
-    from upskill.install.ui import Console
+    from upskill.install.ui import run_guarded
 
-    console = Console.create(sys.stdout, sys.stderr, quiet=args.quiet, no_color=args.no_color)
-    try:
-        return _full(args, console, world, scope, flags)
-    except UpskillError as exc:
-        console.error(str(exc))
-        return exc.exit_code
+    return run_guarded(args, lambda console: _full(args, console, world, scope, flags))
 
 
 def _nothing_changed(world: World, scope: Scope) -> bool:

@@ -7,8 +7,10 @@ everything but data and errors; colour only on a TTY without NO_COLOR.
 
 from __future__ import annotations
 
+import argparse
 import os
-from collections.abc import Iterable
+import sys
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
@@ -169,3 +171,15 @@ def report_update(console: Console, outcome: Outcome, messages: Iterable[str]) -
         parts.append(f"{removed} removed")
     console.info(", ".join(parts) + tail(outcome.plan))
     return 0
+
+
+def run_guarded(args: argparse.Namespace, body: Callable[[Console], int]) -> int:
+    """Run a command body with a console; a typed error becomes one line and its exit code."""
+    from upskill.errors import UpskillError
+
+    console = Console.create(sys.stdout, sys.stderr, quiet=args.quiet, no_color=args.no_color)
+    try:
+        return body(console)
+    except UpskillError as exc:
+        console.error(str(exc))
+        return exc.exit_code
