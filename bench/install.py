@@ -33,7 +33,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
@@ -139,7 +138,7 @@ class Tool:
     def __init__(
         self,
         name: str,
-        cold: Callable[[Path], list[str]],
+        cold: list[str],
         again: list[str],
         inputs: Path,
         edit: Path,
@@ -164,7 +163,7 @@ class Tool:
                 target = project / self.edit if self.name != "upskill" else self.edit
                 text = target.read_text()
                 target.write_text(text.replace("record the outcome", f"record the outcome{salt}"))
-            argv = self.cold_argv(project) if scenario == "cold" else self.again
+            argv = self.cold_argv if scenario == "cold" else self.again
             seconds, rss = timed(argv, project, run_env)
             self.times[scenario].append(seconds)
             self.peak = max(self.peak, rss)
@@ -197,67 +196,44 @@ def main() -> int:
             "NO_COLOR": "1",
             "LC_ALL": "C.UTF-8",
         }
+        rulesync_argv = [
+            node,
+            str(rulesync),
+            "generate",
+            "--targets",
+            "claudecode,copilot,opencode",
+            "--features",
+            "*",
+            "--silent",
+        ]
+        ruler_argv = [
+            node,
+            str(ruler),
+            "apply",
+            "--agents",
+            "claude,copilot,opencode",
+            "--no-gitignore",
+            "--no-mcp",
+        ]
         tools = [
             Tool(
                 "upskill",
-                lambda _p: [
-                    upskill,
-                    "add",
-                    str(registry),
-                    "--claude",
-                    "--copilot",
-                    "--opencode",
-                    "-q",
-                ],
+                [upskill, "add", str(registry), "--claude", "--copilot", "--opencode", "-q"],
                 [upskill, "update", "-q"],
                 base / "inputs/upskill-project",
                 registry / "skills" / rule_name(7) / "RULE.md",
             ),
             Tool(
                 "rulesync",
-                lambda _p: [
-                    node,
-                    str(rulesync),
-                    "generate",
-                    "--targets",
-                    "claudecode,copilot,opencode",
-                    "--features",
-                    "*",
-                    "--silent",
-                ],
-                [
-                    node,
-                    str(rulesync),
-                    "generate",
-                    "--targets",
-                    "claudecode,copilot,opencode",
-                    "--features",
-                    "*",
-                    "--silent",
-                ],
+                rulesync_argv,
+                rulesync_argv,
                 base / "inputs/rulesync",
                 Path(".rulesync/rules") / f"{rule_name(7)}.md",
             ),
             Tool(
                 "ruler",
-                lambda _p: [
-                    node,
-                    str(ruler),
-                    "apply",
-                    "--agents",
-                    "claude,copilot,opencode",
-                    "--no-gitignore",
-                    "--no-mcp",
-                ],
-                [
-                    node,
-                    str(ruler),
-                    "apply",
-                    "--agents",
-                    "claude,copilot,opencode",
-                    "--no-gitignore",
-                    "--no-mcp",
-                ],
+                ruler_argv,
+                ruler_argv,
                 base / "inputs/ruler",
                 Path(".ruler") / f"{rule_name(7)}.md",
             ),

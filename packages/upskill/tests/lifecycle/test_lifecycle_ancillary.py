@@ -12,7 +12,7 @@ from upskill.install.ancillary import (
     opencode_json,
     vscode_settings,
 )
-from upskill.install.jsonc import parse_jsonc
+from upskill.jsonc import loads
 
 
 def test_claude_md_created_once():
@@ -81,8 +81,7 @@ def test_jsonc_settings_keep_comments_by_textual_insertion():
     assert new.startswith("// Workspace settings (team-owned)\n{")
     for line in JSONC_SETTINGS.splitlines():
         assert line in new  # every original line survives verbatim
-    value, strict = parse_jsonc(new)
-    assert not strict
+    value = loads(new)
     assert value["chat.instructionsFilesLocations"] == {".github/instructions": True}
     assert vscode_settings(new.encode()) is None  # idempotent
 
@@ -91,9 +90,9 @@ def test_jsonc_opencode_insert_into_existing_array():
     text = '{\n  // rules\n  "instructions": [\n    "a.md", // first\n  ],\n}\n'
     new = opencode_json(text.encode()).decode()
     assert "// rules" in new and "// first" in new
-    assert parse_jsonc(new)[0]["instructions"] == [".agents/rules/**/RULE.md", "a.md"]
+    assert loads(new)["instructions"] == ["a.md", ".agents/rules/**/RULE.md"]
     empty = opencode_json(b'{ /* c */ "instructions": [] }').decode()
-    assert parse_jsonc(empty)[0]["instructions"] == [".agents/rules/**/RULE.md"]
+    assert loads(empty)["instructions"] == [".agents/rules/**/RULE.md"]
     assert "/* c */" in empty
 
 

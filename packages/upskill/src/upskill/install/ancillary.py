@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from upskill.errors import UpskillError
-from upskill.install import jsonc
+from upskill import jsonc
 
 CLAUDE_MD = "CLAUDE.md"
 OPENCODE_JSON = "opencode.json"
@@ -36,42 +36,44 @@ def _dump(value: Any) -> bytes:
     return (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode()
 
 
-def _load(current: bytes, path: str) -> tuple[Any, bool, str]:
+def _load(current: bytes, path: str) -> tuple[dict[str, Any], str | None]:
+    """(value, text) where text is None for strict JSON (rewritten pretty, as upstream)
+    and the original JSONC text otherwise (edited in place, comments kept)."""
     try:
         text = current.decode("utf-8")
-        value, strict = jsonc.parse_jsonc(text)
-    except (UnicodeDecodeError, jsonc.JsoncError) as exc:
-        raise AncillaryError(f"cannot update: {exc}", path=path) from exc
+    except UnicodeDecodeError as exc:
+        raise AncillaryError(f"cannot update: not UTF-8 ({exc.reason})", path=path) from exc
+    try:
+        value, jsonc_text = json.loads(text), None
+    except json.JSONDecodeError:
+        try:
+            value, jsonc_text = jsonc.loads(text), text
+        except jsonc.JsoncError as exc:
+            raise AncillaryError(f"cannot update: invalid JSON: {exc}", path=path) from exc
     if type(value) is not dict:
         raise AncillaryError("cannot update: the top level is not a JSON object", path=path)
-    return value, strict, text
+    return value, jsonc_text
 
 
 def opencode_json(current: bytes | None) -> bytes | None:
     if current is None:
         return _dump({"instructions": [OPENCODE_RULE_GLOB]})
-    value, strict, text = _load(current, OPENCODE_JSON)
+    value, text = _load(current, OPENCODE_JSON)
     instructions = value.get("instructions")
     if instructions is not None and type(instructions) is not list:
         raise AncillaryError("cannot update: `instructions` is not an array", path=OPENCODE_JSON)
     if instructions is not None and OPENCODE_RULE_GLOB in instructions:
         return None
-    if strict:
-        value["instructions"] = [*(instructions or []), OPENCODE_RULE_GLOB]
-        return _dump(value)
-    entry = json.dumps(OPENCODE_RULE_GLOB)
-    top = jsonc.top_level_open(text)
-    if instructions is None:
-        return jsonc.insert_first(text, top, f'"instructions": [{entry}]').encode()
-    start = jsonc.member_value_start(jsonc.blank_comments(text), top, "instructions")
-    assert start is not None
-    return jsonc.insert_first(text, start, entry).encode()
+    if text is not None:
+        return jsonc.append_item(text, ("instructions",), OPENCODE_RULE_GLOB).encode()
+    value["instructions"] = [*(instructions or []), OPENCODE_RULE_GLOB]
+    return _dump(value)
 
 
 def vscode_settings(current: bytes | None) -> bytes | None:
     if current is None:
         return _dump({VSCODE_KEY: {VSCODE_DIR: True}})
-    value, strict, text = _load(current, VSCODE_SETTINGS)
+    value, text = _load(current, VSCODE_SETTINGS)
     locations = value.get(VSCODE_KEY)
     if locations is not None and type(locations) is not dict:
         raise AncillaryError(
@@ -79,16 +81,10 @@ def vscode_settings(current: bytes | None) -> bytes | None:
         )
     if locations is not None and VSCODE_DIR in locations:
         return None
-    if strict:
-        value[VSCODE_KEY] = {**(locations or {}), VSCODE_DIR: True}
-        return _dump(value)
-    top = jsonc.top_level_open(text)
-    entry = f"{json.dumps(VSCODE_DIR)}: true"
-    if locations is None:
-        return jsonc.insert_first(text, top, f"{json.dumps(VSCODE_KEY)}: {{{entry}}}").encode()
-    start = jsonc.member_value_start(jsonc.blank_comments(text), top, VSCODE_KEY)
-    assert start is not None
-    return jsonc.insert_first(text, start, entry).encode()
+    if text is not None:
+        return jsonc.set_member(text, (VSCODE_KEY, VSCODE_DIR), True).encode()
+    value[VSCODE_KEY] = {**(locations or {}), VSCODE_DIR: True}
+    return _dump(value)
 
 
 Updater = Callable[[bytes | None], bytes | None]
