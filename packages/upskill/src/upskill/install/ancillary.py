@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from upskill.errors import UpskillError
 from upskill import jsonc
+from upskill.errors import UpskillError
 
 CLAUDE_MD = "CLAUDE.md"
 OPENCODE_JSON = "opencode.json"
