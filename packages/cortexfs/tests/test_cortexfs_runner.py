@@ -45,7 +45,7 @@ def put(path: Path, text: str) -> None:
 @pytest.fixture
 def call(ctx_mount, unique: str, tmp_path: Path) -> Call:
     root = ctx_mount.root
-    script = Path("/tmp") / f"{unique}-tool.py"
+    script = tmp_path / "tool.py"
     script.write_text(TOOL_SCRIPT)
     os.chmod(script, 0o755)
     c = Call(root, f"{unique}.echo", f"{unique}a")
