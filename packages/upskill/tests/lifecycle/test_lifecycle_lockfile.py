@@ -6,8 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from upskill.state.lockfile import (
+    ItemRecord,
+    Lockfile,
     LockfileError,
     OutputRecord,
     Owner,
@@ -162,3 +166,43 @@ def test_cli_malformed_config_names_file(cli, h, project, registry):
     config.write_text("clients: [claude\n")
     out = cli.run("add", "../registry", cwd=project)
     assert out.returncode == 1 and "malformed YAML" in out.stderr
+
+
+_names = st.from_regex(r"[a-z][a-z0-9-]{0,10}", fullmatch=True)
+_items = st.builds(
+    ItemRecord,
+    kind=st.sampled_from(["rule", "skill", "agent"]),
+    name=_names,
+    source=st.sampled_from(["github:o/r", "local:/x", "https://h.example/g/r@v1:s"]),
+    ref=st.none() | st.just("v1"),
+    hash=st.none() | st.text("0123456789abcdef", min_size=64, max_size=64),
+    source_name=st.none() | _names,
+    required_by=st.lists(_names.map(lambda n: f"skill:{n}"), max_size=2).map(tuple),
+    group=st.none() | _names,
+    clients=st.sampled_from([(), ("claude",), ("copilot", "vscode")]),
+    commit=st.none() | st.text("0123456789abcdef", min_size=40, max_size=40),
+)
+_outputs = st.builds(
+    OutputRecord,
+    path=st.lists(_names, min_size=1, max_size=3).map("/".join),
+    sha256=st.text("0123456789abcdef", min_size=64, max_size=64),
+    size=st.integers(0, 10**6),
+    owners=st.lists(
+        st.builds(Owner, _names.map(lambda n: f"rule:{n}"), st.sampled_from(["claude", "vscode"])),
+        min_size=1,
+        max_size=3,
+    ).map(tuple),
+)
+
+
+@settings(max_examples=100)
+@given(
+    items=st.lists(_items, max_size=5, unique_by=lambda i: (i.kind, i.name)),
+    outputs=st.lists(_outputs, max_size=5, unique_by=lambda o: o.path),
+)
+def test_serialise_parse_round_trip(items, outputs):
+    lock = Lockfile(items=tuple(items), outputs=tuple(outputs)).normalised()
+    data = serialise_lockfile(lock)
+    again = parse_lockfile(data, Path("l.json"))
+    assert again == lock
+    assert serialise_lockfile(again) == data

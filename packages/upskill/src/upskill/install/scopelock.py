@@ -14,8 +14,12 @@ from pathlib import Path
 from types import TracebackType
 
 from upskill.errors import UpskillError
+from upskill.fsio import atomic_write
 
 LOCK_TIMEOUT_ENV = "UPSKILL_LOCK_TIMEOUT"
+STATE_GITIGNORE = (
+    b"# upskill run-time state (lock, journal, staging)\n/.lock\n/journal.json\n/txn/\n"
+)
 
 
 class ScopeBusy(UpskillError):
@@ -36,6 +40,9 @@ class ScopeLock:
 
     def __enter__(self) -> ScopeLock:
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        ignore = self.path.parent / ".gitignore"
+        if not ignore.exists():  # config.yaml is committed; the run-time state is not
+            atomic_write(ignore, STATE_GITIGNORE)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         deadline = time.monotonic() + self.timeout
         while True:
