@@ -218,3 +218,22 @@ def test_quiet_and_summary(quiet, cli, project, registry):
         assert out.stderr == "" and out.stdout == ""
     else:
         assert out.stderr.splitlines()[-1] == "4 items installed for claude, copilot"
+
+
+def test_update_keeps_items_of_an_unreachable_source(cli, h, project, registry, tmp_path):
+    other = tmp_path / "other"
+    h.write_item(other, "rule", "extra", "Extra.\n")
+    cli.ok("add", str(registry), "--claude", cwd=project)
+    cli.ok("add", str(other), "--claude", cwd=project)
+    h.write_item(registry, "rule", "style", "Changed.\n")
+    import shutil
+
+    shutil.rmtree(other)
+    out = cli.ok("update", cwd=project)
+    assert f"cannot fetch local:{other}" in out.stderr
+    assert "its items were left as they are" in out.stderr
+    assert "Changed." in (project / ".claude/rules/style.md").read_text()
+    assert (project / ".claude/rules/extra.md").is_file()
+    assert ("rule", "extra") in {(i["kind"], i["name"]) for i in lock_of(project)["items"]}
+    out = cli.run("add", str(other), cwd=project)
+    assert out.returncode == 1 and "local source not found" in out.stderr

@@ -95,6 +95,8 @@ def _nothing_changed(world: World, scope: Scope) -> bool:
 def _full(
     args: argparse.Namespace, console: Console, world: World, scope: Scope, flags: tuple[str, ...]
 ) -> int:
+    import dataclasses
+
     from upskill.install.engine import plan_install
     from upskill.install.flow import commit, hook_bundles
     from upskill.install.requests import update_requests
@@ -112,17 +114,27 @@ def _full(
         if not lock.items and not lock.bundles:
             return None
         todo = update_requests(lock, args.names)
-        session.prefetch([r.spec for r in todo.requests])
-        resolution = Resolver(session.catalog, home=world.home).resolve(todo.requests)
-        kept = {i.key for i in lock.items if i.original_name in resolution.missing}
+        failed = session.prefetch([r.spec for r in todo.requests])
+        requests = [r for r in todo.requests if r.spec not in failed]
+        resolution = Resolver(session.catalog, home=world.home).resolve(requests)
+        unreachable = {spec.label for spec in failed}
+        kept = {
+            i.key
+            for i in lock.items
+            if i.original_name in resolution.missing or i.source in unreachable
+        }
         kept |= {i.key for i in lock.items if set(i.required_by) & kept}
         console.progress("rendering")
         outcome = plan_install(
             scope, lock, resolution, selection, force=args.force, also_managed=todo.managed - kept
         )
-        return resolution, outcome
+        notes = tuple(
+            f"cannot fetch {spec.label} ({error}); its items were left as they are"
+            for spec, error in failed.items()
+        )
+        return resolution, dataclasses.replace(outcome, warnings=notes + outcome.warnings)
 
-    # Fetch before taking the scope lock: an unreachable source writes nothing.
+    # Fetch before taking the scope lock, so network time never holds it.
     session.prefetch([r.spec for r in update_requests(session.read_lock(), args.names).requests])
     if args.dry_run:
         planned = plan()

@@ -40,9 +40,6 @@ class ScopeLock:
 
     def __enter__(self) -> ScopeLock:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        ignore = self.path.parent / ".gitignore"
-        if not ignore.exists():  # config.yaml is committed; the run-time state is not
-            atomic_write(ignore, STATE_GITIGNORE)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         deadline = time.monotonic() + self.timeout
         while True:
@@ -58,6 +55,9 @@ class ScopeLock:
                     ) from None
                 time.sleep(0.05)
         self._fd = fd
+        ignore = self.path.parent / ".gitignore"
+        if not ignore.exists():  # config.yaml is committed; the run-time state is not
+            atomic_write(ignore, STATE_GITIGNORE)
         return self
 
     def __exit__(

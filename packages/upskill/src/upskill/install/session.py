@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from upskill.errors import UpskillError
 from upskill.install.catalog import SourceCatalog, load_catalog
 from upskill.install.fastpath import fingerprint_of
 from upskill.install.journal import recover
@@ -23,24 +24,33 @@ class Session:
     _fetched: dict[SourceSpec, Fetched] = field(default_factory=dict)
     _catalogs: dict[SourceSpec, SourceCatalog] = field(default_factory=dict)
     fingerprints: dict[str, str] = field(default_factory=dict)  # label -> fast-path fingerprint
+    _failed: dict[SourceSpec, UpskillError] = field(default_factory=dict)
 
     @property
     def fetcher(self) -> Fetcher:
         return Fetcher(self.world.env, self.world.home)
 
-    def prefetch(self, specs: list[SourceSpec]) -> None:
-        """Fetch distinct sources in parallel before resolution needs them."""
-        todo = [s for s in dict.fromkeys(specs) if s not in self._fetched]
-        fetched = self.fetcher.fetch_all(todo, self.on_fetch)
-        for spec, f in fetched.items():
+    def prefetch(self, specs: list[SourceSpec]) -> dict[SourceSpec, UpskillError]:
+        """Fetch distinct sources in parallel before resolution needs them.
+
+        Returns the sources that could not be fetched (a later `catalog` raises)."""
+        wanted = list(dict.fromkeys(specs))
+        todo = [s for s in wanted if s not in self._fetched and s not in self._failed]
+        for spec, outcome in self.fetcher.fetch_each(todo, self.on_fetch).items():
+            if isinstance(outcome, UpskillError):
+                self._failed[spec] = outcome
+                continue
             # Taken before reading the tree: a change during this run is seen next time.
-            self.fingerprints[spec.label] = fingerprint_of(f)
-        self._fetched.update(fetched)
+            self.fingerprints[spec.label] = fingerprint_of(outcome)
+            self._fetched[spec] = outcome
+        return {s: self._failed[s] for s in wanted if s in self._failed}
 
     def catalog(self, spec: SourceSpec) -> SourceCatalog:
         found = self._catalogs.get(spec)
         if found is None:
-            self.prefetch([spec])
+            failed = self.prefetch([spec])
+            if spec in failed:
+                raise failed[spec]
             found = load_catalog(self._fetched[spec])
             self._catalogs[spec] = found
         return found

@@ -7,6 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from upskill.errors import UpskillError
 from upskill.sources.cachedir import cache_dir
 from upskill.sources.git import Checkout, GitCache, Runner, default_runner
 from upskill.sources.local import Fetched, SourceNotFound, local_fetched
@@ -26,28 +27,37 @@ class Fetcher:
     def fetch_all(
         self, specs: Iterable[SourceSpec], on_fetch: Callable[[SourceSpec], None] | None = None
     ) -> dict[SourceSpec, Fetched]:
-        unique = list(dict.fromkeys(specs))
-        if not unique:
-            return {}
-        git_specs = [s for s in unique if s.is_git]
-        results: dict[SourceSpec, Fetched] = {}
-        for spec in unique:
-            if not spec.is_git:
-                results[spec] = local_fetched(spec)
-        if git_specs:
-            cache = GitCache(cache_dir(self.env, self.home) / "git", self._runner())
-            base = self.env.get(GITHUB_BASE_ENV, "https://github.com")
+        """Every source, or the first failure raised."""
+        results = self.fetch_each(specs, on_fetch)
+        for outcome in results.values():
+            if isinstance(outcome, UpskillError):
+                raise outcome
+        return {spec: f for spec, f in results.items() if isinstance(f, Fetched)}
 
-            def one(spec: SourceSpec) -> Fetched:
+    def fetch_each(
+        self, specs: Iterable[SourceSpec], on_fetch: Callable[[SourceSpec], None] | None = None
+    ) -> dict[SourceSpec, Fetched | UpskillError]:
+        """Fetch distinct sources (git ones in parallel threads); failures are returned."""
+        unique = list(dict.fromkeys(specs))
+        cache = GitCache(cache_dir(self.env, self.home) / "git", self._runner())
+        base = self.env.get(GITHUB_BASE_ENV, "https://github.com")
+
+        def one(spec: SourceSpec) -> Fetched | UpskillError:
+            try:
+                if not spec.is_git:
+                    return local_fetched(spec)
                 if on_fetch is not None:
                     on_fetch(spec)
                 return git_fetched(spec, cache.checkout(spec.clone_url(base), spec.ref))
+            except UpskillError as exc:
+                return exc
 
+        git_specs = [s for s in unique if s.is_git]
+        results = {s: one(s) for s in unique if not s.is_git}
+        if git_specs:
             # Same repository, different refs: serialised by the cache's own lock.
-            workers = min(8, len(git_specs))
-            with ThreadPoolExecutor(max_workers=workers) as pool:
-                for spec, fetched in zip(git_specs, pool.map(one, git_specs), strict=True):
-                    results[spec] = fetched
+            with ThreadPoolExecutor(max_workers=min(8, len(git_specs))) as pool:
+                results.update(zip(git_specs, pool.map(one, git_specs), strict=True))
         return {spec: results[spec] for spec in unique}
 
     def _runner(self) -> Runner:
