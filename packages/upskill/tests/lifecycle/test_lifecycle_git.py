@@ -162,3 +162,44 @@ def test_cli_update_follows_branch_but_not_tag(repo, cli, project, h):
     out = cli.ok("update", cwd=project)
     assert "newest" in (project / ".claude/rules/style.md").read_text()
     assert "1 item updated" in out.stderr
+
+
+def test_generic_https_host_uses_argument_lists_and_no_credentials(tmp_path):
+    """Any https host (nested groups): cloned from `<url>.git`, URL after `--`."""
+    calls: list[list[str]] = []
+
+    class Done(Exception):
+        pass
+
+    def fake(argv, cwd):
+        calls.append(list(argv))
+        if argv[0] == "fetch":
+            raise Done
+        import subprocess
+
+        return subprocess.CompletedProcess(argv, 0, b"", b"")
+
+    spec = parse_source(
+        "https://git.example.com/group/sub/team/repo@v2:skills", cwd=tmp_path, home=tmp_path
+    )
+    fetcher = Fetcher({"XDG_CACHE_HOME": str(tmp_path / "c")}, tmp_path, runner=fake)
+    with pytest.raises(Done):
+        fetcher.fetch_all([spec])
+    fetch = next(c for c in calls if c[0] == "fetch")
+    dash = fetch.index("--")
+    assert fetch[dash + 1] == "https://git.example.com/group/sub/team/repo.git"
+    assert all("@" not in arg.split("//")[-1].split("/")[0] for arg in fetch if "://" in arg)
+
+
+def test_cli_bundle_file_in_a_git_source(repo, cli, project, h):
+    src = repo[0]
+    h.write_bundle(
+        src.work, "core", "schema: 1\nname: core\ndescription: c\nitems:\n  rules: [style]\n"
+    )
+    src.commit("bundle")
+    cli.ok("add", "acme/skills:skills/core.bundle.yaml", "--claude", cwd=project)
+    lock = json.loads((project / ".upskill-lock.json").read_text())
+    assert [(i["name"], i["source"]) for i in lock["items"]] == [
+        ("style", "github:acme/skills:skills/core.bundle.yaml")
+    ]
+    assert lock["bundles"][0]["name"] == "core"
