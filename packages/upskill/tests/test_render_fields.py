@@ -194,7 +194,8 @@ def test_agent_model_aliases(tmp_path: Path, model: str, expected: list[str]) ->
 def test_agent_tools_mapping_and_warnings(tmp_path: Path) -> None:
     out = render(tmp_path, "agent", BASE + "tools: [read, write, edit, bash, web-search]\n")
     assert out["claude"][0]["tools"] == ["Read", "Write", "Edit", "Bash", "WebSearch"]
-    assert out["copilot"][0]["tools"] == ["shell", "web_search"]
+    # GitHub's documented aliases; write and edit both become `edit`, once.
+    assert out["copilot"][0]["tools"] == ["read", "edit", "execute", "web"]
     assert out["opencode"][0]["permission"] == {
         "read": "allow",
         "edit": "allow",
@@ -202,10 +203,22 @@ def test_agent_tools_mapping_and_warnings(tmp_path: Path) -> None:
         "websearch": "allow",
     }
     assert "tools" not in out["opencode"][0]
+    assert all(v[3] == [] for v in out.values())
+
+
+def test_agent_tool_without_client_equivalent_is_dropped_with_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from upskill.render import tables
+
+    narrower = {k: v for k, v in tables.TOOL_NAMES["copilot"].items() if k not in ("grep", "glob")}
+    monkeypatch.setitem(tables.TOOL_NAMES, "copilot", narrower)
+    out = render(tmp_path, "agent", BASE + "tools: [read, grep, glob, bash]\n")
+    assert out["copilot"][0]["tools"] == ["read", "execute"]
     entry = tmp_path / "thing" / "AGENT.md"
     assert out["copilot"][3] == [
         f"{entry}: agent 'thing': tool '{t}' has no copilot equivalent and is dropped"
-        for t in ("read", "write", "edit")
+        for t in ("grep", "glob")
     ]
     assert out["claude"][3] == [] and out["opencode"][3] == []
 
@@ -215,7 +228,7 @@ def test_agent_tools_absent_emits_every_supported_capability(tmp_path: Path) -> 
     assert out["claude"][0]["tools"] == [
         "Read", "Write", "Edit", "Bash", "Grep", "Glob", "WebFetch", "WebSearch",
     ]  # fmt: skip
-    assert out["copilot"][0]["tools"] == ["shell", "fetch", "web_search"]
+    assert out["copilot"][0]["tools"] == ["read", "edit", "execute", "search", "web"]
     assert list(out["opencode"][0]["permission"]) == [
         "read", "edit", "bash", "grep", "glob", "webfetch", "websearch",
     ]  # fmt: skip

@@ -30,8 +30,15 @@ EXPECTED_PATHS = {
     ("copilot", "AGENT"): ".github/agents/{n}.agent.md",
 }
 # The book (§3.4) requires model aliases to be resolved per client; upstream copies
-# `model` literally. Everything else matches byte for byte.
-DEVIATIONS = {("copilot", "security-reviewer.AGENT.md"): {"model": "claude-sonnet-4-6"}}
+# `model` literally. Copilot tool names follow GitHub's documented aliases
+# (`execute`, `read`, `edit`, `search`, `web`), not upstream's `shell`/`fetch`.
+# Everything else matches byte for byte.
+DEVIATIONS = {
+    ("copilot", "security-reviewer.AGENT.md"): {
+        "model": "claude-sonnet-4-6",
+        "tools": ["read", "search", "execute"],
+    }
+}
 GOLDENS = sorted((UPSTREAM / "expected").glob("*/*.md"))
 
 

@@ -54,7 +54,19 @@ TOOL_NAMES: dict[str, dict[str, str]] = {
         "web-fetch": "WebFetch",
         "web-search": "WebSearch",
     },
-    COPILOT: {"bash": "shell", "web-fetch": "fetch", "web-search": "web_search"},
+    # GitHub's documented custom-agent tool aliases (custom-agents-configuration,
+    # "Tool aliases"): the client's own documentation wins over upstream
+    # upskill's `shell`/`fetch`/`web_search`, which dropped read, edit and search.
+    COPILOT: {
+        "read": "read",
+        "write": "edit",
+        "edit": "edit",
+        "bash": "execute",
+        "grep": "search",
+        "glob": "search",
+        "web-fetch": "web",
+        "web-search": "web",
+    },
     OPENCODE: {
         "read": "read",
         "write": "edit",  # opencode's permission model rolls write into edit

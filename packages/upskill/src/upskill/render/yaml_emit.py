@@ -22,6 +22,7 @@ from typing import Any
 _RESERVED = re.compile(
     r"""(?ix)
     ~ | null | true | false | yes | no | y | n | on | off
+    | = | <<                                                 # 1.1 value and merge keys
     | [-+]?(?:\.inf|\.nan|inf|nan)
     | [-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?    # sexagesimal (1.1)
     | [-+]?(?:0b[01_]+|0o?[0-7_]+|0x[0-9a-f_]+)
