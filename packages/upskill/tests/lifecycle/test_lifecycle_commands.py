@@ -14,17 +14,17 @@ def lock_of(root):
 def test_dry_run_writes_nothing(cli, h, project, registry):
     before = h.snapshot(project)
     out = cli.ok("add", str(registry), "--dry-run", cwd=project)
-    assert "  create         .claude/rules/style.md\n" in out.stdout
+    assert "  create             .claude/rules/style.md\n" in out.stdout
     assert h.snapshot(project) == before
     cli.ok("add", str(registry), cwd=project)
     h.write_item(registry, "rule", "style", "Changed.\n")
     (project / ".claude/skills/review/SKILL.md").write_text("mine\n")
     before = h.snapshot(project)
     out = cli.ok("update", "--dry-run", cwd=project)
-    assert "  update         .claude/rules/style.md\n" in out.stdout
-    assert "  keep local edit .claude/skills/review/SKILL.md\n" in out.stdout
+    assert "  update             .claude/rules/style.md\n" in out.stdout
+    assert "  keep-local-edit    .claude/skills/review/SKILL.md\n" in out.stdout
     out = cli.ok("remove", "style", "--dry-run", cwd=project)
-    assert "  remove         .claude/rules/style.md\n" in out.stdout
+    assert "  remove             .claude/rules/style.md\n" in out.stdout
     assert h.snapshot(project) == before
 
 

@@ -19,16 +19,19 @@ from upskill.install.plan import Action, Op, Plan
 if TYPE_CHECKING:
     from upskill.install.engine import Outcome
 
-_VERBS = {
-    Op.CREATE: "create",
-    Op.UPDATE: "update",
-    Op.REPLACE_EDIT: "replace (discarding local edit)",
-    Op.KEEP_EDIT: "keep local edit",
-    Op.FOREIGN: "keep unmanaged file",
-    Op.REMOVE: "remove",
-    Op.REMOVE_EDIT: "remove (discarding local edit)",
-    Op.KEEP_ORPHAN: "keep edited file (no longer installed)",
-}
+# Actions a plan listing shows (unchanged, forget and retain change nothing on disk).
+_SHOWN = frozenset(
+    {
+        Op.CREATE,
+        Op.UPDATE,
+        Op.REPLACE_EDIT,
+        Op.KEEP_EDIT,
+        Op.FOREIGN,
+        Op.REMOVE,
+        Op.REMOVE_EDIT,
+        Op.KEEP_ORPHAN,
+    }
+)
 
 
 @dataclass
@@ -88,7 +91,7 @@ class Console:
 
 
 def plan_lines(plan: Plan) -> list[str]:
-    return [f"  {_VERBS[a.op]:<14} {a.path}" for a in plan.actions if a.op in _VERBS]
+    return [f"  {a.op.value:<18} {a.path}" for a in plan.actions if a.op in _SHOWN]
 
 
 def noteworthy(actions: Iterable[Action]) -> list[str]:
