@@ -180,9 +180,9 @@ def test_agent_mode(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("model", "expected"),
     [
-        ("sonnet", ["sonnet", "claude-sonnet-4-6", "anthropic/claude-sonnet-4-6"]),
-        ("opus", ["opus", "claude-opus-4-6", "anthropic/claude-opus-4-6"]),
-        ("haiku", ["haiku", "claude-haiku-4-5", "anthropic/claude-haiku-4-5"]),
+        ("sonnet", ["sonnet", "claude-sonnet-4.6", "anthropic/claude-sonnet-4-6"]),
+        ("opus", ["opus", "claude-opus-4.6", "anthropic/claude-opus-4-6"]),
+        ("haiku", ["haiku", "claude-haiku-4.5", "anthropic/claude-haiku-4-5"]),
         ("openai/gpt-5", ["openai/gpt-5"] * 3),
     ],
 )

@@ -35,7 +35,7 @@ EXPECTED_PATHS = {
 # Everything else matches byte for byte.
 DEVIATIONS = {
     ("copilot", "security-reviewer.AGENT.md"): {
-        "model": "claude-sonnet-4-6",
+        "model": "claude-sonnet-4.6",
         "tools": ["read", "search", "execute"],
     }
 }

@@ -80,22 +80,22 @@ TOOL_NAMES: dict[str, dict[str, str]] = {
 }
 
 # §3.4 guaranteed aliases -> per-client model identifier. Claude Code resolves
-# its own aliases to the latest model of the family; Copilot wants a model ID;
-# opencode wants `provider/ID`. Any other value passes through verbatim.
+# its own aliases to the latest model of the family; Copilot wants its own model
+# ID (dotted, as `copilot --model` lists them); opencode wants `provider/ID`. Any other value passes through verbatim.
 MODEL_ALIASES: dict[str, dict[str, str]] = {
     "sonnet": {
         CLAUDE: "sonnet",
-        COPILOT: "claude-sonnet-4-6",
+        COPILOT: "claude-sonnet-4.6",
         OPENCODE: "anthropic/claude-sonnet-4-6",
     },
     "opus": {
         CLAUDE: "opus",
-        COPILOT: "claude-opus-4-6",
+        COPILOT: "claude-opus-4.6",
         OPENCODE: "anthropic/claude-opus-4-6",
     },
     "haiku": {
         CLAUDE: "haiku",
-        COPILOT: "claude-haiku-4-5",
+        COPILOT: "claude-haiku-4.5",
         OPENCODE: "anthropic/claude-haiku-4-5",
     },
 }
