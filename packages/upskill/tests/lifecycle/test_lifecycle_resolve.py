@@ -203,3 +203,19 @@ def test_upstream_lockfile_is_adopted(with_outputs, cli, h, project, registry):
     assert new["items"][0]["x-upstream"] == 1
     assert new["mcps"] == lock["mcps"]
     assert [o["path"] for o in new["outputs"]] == [".claude/rules/style.md"]
+
+
+def test_remove_from_upstream_lockfile_warns_and_keeps_files(cli, project, registry):
+    target = project / ".claude/rules/style.md"
+    target.parent.mkdir(parents=True)
+    target.write_text("upstream render\n")
+    lock = {
+        "schema": 1,
+        "items": [{"kind": "rule", "name": "style", "source": f"local:{registry}"}],
+        "bundles": [],
+    }
+    (project / ".upskill-lock.json").write_text(json.dumps(lock))
+    out = cli.ok("remove", "style", cwd=project)
+    assert "no output records" in out.stderr and "upskill update" in out.stderr
+    assert target.read_text() == "upstream render\n"
+    assert lock_of(project)["items"] == []

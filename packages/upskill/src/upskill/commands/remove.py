@@ -117,6 +117,8 @@ def _run(args: argparse.Namespace, console: Console) -> int:
             console.info("aborted; nothing removed")
             return 1
         messages = commit(session, outcome, selection=(), removed_bundles=bundles)
+    for warning in outcome.warnings:
+        console.warn(warning)
     for line in [*noteworthy(outcome.plan.actions), *messages]:
         console.info(line)
     removed = len(outcome.removed)

@@ -203,7 +203,13 @@ def plan_remove(scope: Scope, lock: Lockfile, keys: Iterable[str]) -> Outcome:
     new_lock = dataclasses.replace(
         lock, items=tuple(items), bundles=tuple(bundles), outputs=plan.outputs
     ).normalised()
-    return Outcome(plan, new_lock, (), (), tuple(sorted(managed)), (), ())
+    warnings: tuple[str, ...] = ()
+    if lock.items and not lock.outputs:
+        warnings = (
+            "this lockfile has no output records (written by another upskill): the removed "
+            "items' files were left in place; run `upskill update` before `remove` to adopt them",
+        )
+    return Outcome(plan, new_lock, (), (), tuple(sorted(managed)), (), warnings)
 
 
 def commit_outcome(scope: Scope, outcome: Outcome) -> None:
