@@ -7,7 +7,7 @@ the new lockfile, and `commit_outcome` hands them to the journal.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -217,7 +217,5 @@ def commit_outcome(scope: Scope, outcome: Outcome) -> None:
         scope.root, scope.lockfile, outcome.transaction(read_optional(scope.lockfile))
     )
 
-
-CatalogHook = Callable[[], None]
 
 __all__ = ["Op", "Outcome", "commit_outcome", "plan_install", "plan_remove"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -86,10 +85,6 @@ def _outputs_pristine(session: Session, lock: Lockfile) -> bool:
 
 def state_path(session: Session) -> Path:
     return fastpath.state_file(cache_dir(session.world.env, session.world.home), session.scope.root)
-
-
-def outcome_with_lock(outcome: Outcome, lock: Lockfile) -> Outcome:
-    return dataclasses.replace(outcome, lock=lock)
 
 
 def hook_bundles(resolution: Resolution) -> list[ResolvedBundle]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from upskill.errors import UpskillError
 from upskill.install.catalog import SourceCatalog, load_catalog
@@ -60,10 +59,3 @@ class Session:
 
     def read_lock(self) -> Lockfile:
         return read_lockfile(self.scope.lockfile)
-
-
-def relative_label(path: Path, root: Path) -> str:
-    try:
-        return path.relative_to(root).as_posix()
-    except ValueError:
-        return str(path)

@@ -157,12 +157,9 @@ def report_update(console: Console, outcome: Outcome, messages: Iterable[str]) -
         console.warn(warning)
     for line in [*noteworthy(outcome.plan.actions), *messages]:
         console.info(line)
+    owners = {record.path: record.owners for record in outcome.plan.outputs}
     changed_items = {
-        owner.item
-        for action in outcome.plan.changes
-        for record in [*outcome.plan.outputs]
-        if record.path == action.path
-        for owner in record.owners
+        owner.item for action in outcome.plan.changes for owner in owners.get(action.path, ())
     }
     removed = len(outcome.removed)
     changes = len(outcome.plan.changes)
