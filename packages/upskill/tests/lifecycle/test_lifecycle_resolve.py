@@ -219,3 +219,26 @@ def test_remove_from_upstream_lockfile_warns_and_keeps_files(cli, project, regis
     assert "no output records" in out.stderr and "upskill update" in out.stderr
     assert target.read_text() == "upstream render\n"
     assert lock_of(project)["items"] == []
+
+
+def test_malformed_item_in_source_fails_before_writing(cli, h, project, registry):
+    bad = registry / "skills" / "broken" / "RULE.md"
+    bad.parent.mkdir()
+    bad.write_text("---\nschema: 1\ndescription: [unclosed\n---\n\nBody\n")
+    before = h.snapshot(project)
+    out = cli.run("add", str(registry), cwd=project)
+    assert out.returncode == 1
+    assert str(bad) in out.stderr
+    assert h.snapshot(project) == before
+
+
+def test_update_drops_items_a_bundle_no_longer_lists(cli, h, project, registry):
+    h.write_bundle(registry, "base", BASE.replace("[style]", "[style, commits]"))
+    cli.ok("add", str(registry), "base", "--claude", cwd=project)
+    assert (project / ".claude/rules/commits.md").is_file()
+    h.write_bundle(registry, "base", BASE)
+    out = cli.ok("update", cwd=project)
+    assert "1 removed" in out.stderr
+    assert not (project / ".claude/rules/commits.md").exists()
+    assert [i["name"] for i in lock_of(project)["items"]] == ["style"]
+    assert lock_of(project)["bundles"][0]["items"] == ["style"]
