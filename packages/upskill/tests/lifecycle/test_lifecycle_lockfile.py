@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -77,12 +78,9 @@ def test_round_trip_is_byte_stable():
 def test_canonical_order_and_outputs_extension():
     raw = dict(UPSTREAM, items=list(reversed(UPSTREAM["items"])))
     lock = parse_lockfile(json.dumps(raw).encode(), Path("l.json"))
-    lock = lock.__class__(
-        lock.items,
-        lock.bundles,
-        lock.plugins,
-        lock.mcps,
-        (
+    lock = dataclasses.replace(
+        lock,
+        outputs=(
             OutputRecord(
                 ".claude/rules/a.md",
                 "ff",
@@ -90,7 +88,6 @@ def test_canonical_order_and_outputs_extension():
                 (Owner("rule:a-rule", "copilot"), Owner("rule:a-rule", "claude")),
             ),
         ),
-        lock.extra,
     )
     text = serialise_lockfile(lock).decode()
     out = json.loads(text)

@@ -20,7 +20,7 @@ def sha(data: bytes) -> str:
 
 
 def want(path: str, data: bytes, *owners: Owner) -> DesiredFile:
-    return DesiredFile(path, data, 0o644, owners or (A,))
+    return DesiredFile.of(path, data, 0o644, owners or (A,))
 
 
 def rec(path: str, data: bytes, *owners: Owner) -> OutputRecord:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from upskill.clients import SELECTABLE_CLIENTS, family, render_target
@@ -15,14 +16,19 @@ from upskill.state.lockfile import Owner
 
 @dataclass(frozen=True)
 class DesiredFile:
+    """A file that should exist. `data` is None when it was not re-rendered because
+    its item is unchanged and the disk still holds exactly the recorded bytes."""
+
     path: str
-    data: bytes
+    data: bytes | None
     mode: int
     owners: tuple[Owner, ...]
+    sha256: str
+    size: int
 
-    @property
-    def sha256(self) -> str:
-        return sha256_bytes(self.data)
+    @staticmethod
+    def of(path: str, data: bytes, mode: int, owners: tuple[Owner, ...]) -> DesiredFile:
+        return DesiredFile(path, data, mode, owners, sha256_bytes(data), len(data))
 
 
 @dataclass(frozen=True)
@@ -51,9 +57,12 @@ def safe_relative(path: str) -> bool:
 
 
 def render_desired(
-    items: Sequence[Resolved], selection_for: Callable[[Resolved], Sequence[str]]
+    items: Sequence[Resolved],
+    selection_for: Callable[[Resolved], Sequence[str]],
+    reused: Mapping[str, tuple[DesiredFile, ...]] | None = None,
 ) -> Desired:
-    """`selection_for(item)` empty means every client."""
+    """`selection_for(item)` empty means every client. Items in `reused` (by key) are not
+    rendered: their recorded files stand in for the rendering."""
     from upskill.render import render_item
 
     files: dict[str, DesiredFile] = {}
@@ -61,6 +70,13 @@ def render_desired(
     skipped: list[str] = []
     warnings: list[str] = []
     for resolved in items:
+        if reused is not None and resolved.key in reused:
+            item_clients[resolved.key] = clients_for(
+                cat.audience(resolved.item), selection_for(resolved)
+            )
+            for kept in reused[resolved.key]:
+                _merge(files, kept)
+            continue
         clients = clients_for(cat.audience(resolved.item), selection_for(resolved))
         if not clients:
             skipped.append(resolved.key)
@@ -74,28 +90,23 @@ def render_desired(
             rendering = render_item(resolved.item, target, alias=resolved.alias)
             warnings += [f"{resolved.key} ({target}): {w}" for w in rendering.warnings]
             for out in rendering.files:
-                _add(
-                    files,
-                    out.path,
-                    out.data,
-                    out.mode,
-                    tuple(Owner(resolved.key, c) for c in owners_of),
-                )
+                if not safe_relative(out.path):
+                    raise RenderError(f"renderer produced an unsafe output path {out.path!r}")
+                owners = tuple(Owner(resolved.key, c) for c in owners_of)
+                _merge(files, DesiredFile.of(out.path, out.data, out.mode, owners))
     return Desired(files, item_clients, tuple(skipped), tuple(warnings))
 
 
-def _add(
-    files: dict[str, DesiredFile], path: str, data: bytes, mode: int, owners: tuple[Owner, ...]
-) -> None:
-    if not safe_relative(path):
-        raise RenderError(f"renderer produced an unsafe output path {path!r}")
-    current = files.get(path)
+def _merge(files: dict[str, DesiredFile], new: DesiredFile) -> None:
+    current = files.get(new.path)
     if current is None:
-        files[path] = DesiredFile(path, data, mode, owners)
+        files[new.path] = new
         return
-    if current.data != data:
-        items = sorted({o.item for o in current.owners} | {o.item for o in owners})
+    if current.sha256 != new.sha256:
+        items = sorted({o.item for o in current.owners} | {o.item for o in new.owners})
         raise RenderError(
-            f"{path}: {' and '.join(items)} would write different content to the same file"
+            f"{new.path}: {' and '.join(items)} would write different content to the same file"
         )
-    files[path] = DesiredFile(path, data, mode, tuple(sorted(set(current.owners) | set(owners))))
+    owners = tuple(sorted(set(current.owners) | set(new.owners)))
+    kept = current if current.data is not None else new  # prefer the one with bytes
+    files[new.path] = dataclasses.replace(kept, owners=owners)

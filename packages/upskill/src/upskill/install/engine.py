@@ -7,18 +7,20 @@ the new lockfile, and `commit_outcome` hands them to the journal.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from upskill.clients import render_target
+from upskill.install import catalog as cat
 from upskill.install.ancillary import ancillary_updaters, read_optional
-from upskill.install.desired import Desired, render_desired
+from upskill.install.desired import Desired, clients_for, render_desired
 from upskill.install.hashing import tree_hash
 from upskill.install.journal import Remove, Transaction, Write, apply_transaction
 from upskill.install.observe import observe
 from upskill.install.plan import Op, Plan, plan_outputs
 from upskill.install.resolve import Resolution, Resolved, ResolveError
+from upskill.install.reuse import GENERATOR, reusable_outputs
 from upskill.install.scope import Scope
 from upskill.install.selection import expand, recorded
 from upskill.state.lockfile import (
@@ -85,21 +87,32 @@ def plan_install(
         existing = lock.item(r.kind, r.name)
         return expand(existing.clients) if existing is not None else ()
 
-    desired = render_desired(resolution.items, selection_for)
     records = {o.path: o for o in lock.outputs}
     owned_by_managed = {p for p, o in records.items() if any(w.item in managed for w in o.owners)}
+    observed = observe(scope.root, owned_by_managed)
+    hashes = {r.key: tree_hash(r.item.directory) for r in resolution.items}
+    reused = {}
+    if not force:
+        reused = reusable_outputs(
+            resolution.items,
+            lock,
+            hashes=hashes,
+            clients_of=lambda r: clients_for(cat.audience(r.item), selection_for(r)),
+            observed=observed,
+        )
+    desired = render_desired(resolution.items, selection_for, reused)
     # A lockfile with items but no output records was written by upstream upskill (or
     # rewritten by it): files at the paths its items render to are treated as ours.
     legacy = frozenset(k for k in managed if lock_has(lock, k)) if not lock.outputs else frozenset()
-    observed = observe(scope.root, set(desired.files) | owned_by_managed)
+    observed.update(observe(scope.root, set(desired.files) - set(observed)))
     plan = plan_outputs(desired.files, managed, records, observed, legacy=legacy, force=force)
-    new_items = _item_records(resolution, desired, lock)
+    new_items = _item_records(resolution, desired, lock, hashes)
     installed_keys = {i.key for i in new_items}
     items = [i for i in lock.items if i.key not in managed] + new_items
     removed = tuple(sorted(k for k in managed if lock_has(lock, k) and k not in installed_keys))
     bundles = _bundle_records(lock, resolution)
     new_lock = dataclasses.replace(
-        lock, items=tuple(items), bundles=bundles, outputs=plan.outputs
+        lock, items=tuple(items), bundles=bundles, outputs=plan.outputs, generator=GENERATOR
     ).normalised()
     written = sorted({c for cs in desired.item_clients.values() for c in cs})
     ancillary = _ancillary(scope.root, desired)
@@ -118,7 +131,13 @@ def lock_has(lock: Lockfile, key: str) -> bool:
     return any(i.key == key for i in lock.items)
 
 
-def _item_records(resolution: Resolution, desired: Desired, lock: Lockfile) -> list[ItemRecord]:
+def _item_records(
+    resolution: Resolution, desired: Desired, lock: Lockfile, hashes: Mapping[str, str | None]
+) -> list[ItemRecord]:
+    paths: dict[str, set[str]] = {}
+    for f in desired.files.values():
+        for owner in f.owners:
+            paths.setdefault(owner.item, set()).add(f.path)
     out: list[ItemRecord] = []
     for r in resolution.items:
         if r.key not in desired.item_clients:
@@ -131,12 +150,13 @@ def _item_records(resolution: Resolution, desired: Desired, lock: Lockfile) -> l
                 name=r.name,
                 source=r.catalog.label,
                 ref=spec.ref,
-                hash=tree_hash(r.item.directory),
+                hash=hashes[r.key],
                 source_name=r.original if r.alias else None,
                 required_by=r.required_by,
                 group=r.item.group,
                 clients=recorded(desired.item_clients[r.key]),
                 commit=r.catalog.fetched.commit,
+                files=len(paths.get(r.key, ())),
                 extra=existing.extra if existing is not None else {},
             )
         )

@@ -59,8 +59,8 @@ def save_state(session: Session, lock: Lockfile) -> None:
     labels = {i.source for i in lock.items} | {b.source for b in lock.bundles}
     path = state_path(session)
     if not labels <= set(session.fingerprints) or not _outputs_pristine(session, lock):
-        # This run did not see every source, or kept local edits that a later update
-        # must report again: the fast path may not vouch for this state.
+        # This run did not see every source, or kept local edits or foreign files that a
+        # later update must report again: the fast path may not vouch for this state.
         path.unlink(missing_ok=True)
         return
     lock_bytes = read_optional(session.scope.lockfile) or b""
@@ -76,6 +76,13 @@ def save_state(session: Session, lock: Lockfile) -> None:
 
 
 def _outputs_pristine(session: Session, lock: Lockfile) -> bool:
+    """Every output recorded and on disk as written (no kept edits, no foreign files)."""
+    owned: dict[str, int] = {}
+    for record in lock.outputs:
+        for item in {o.item for o in record.owners}:
+            owned[item] = owned.get(item, 0) + 1
+    if any(i.files is not None and i.files != owned.get(i.key, 0) for i in lock.items):
+        return False
     for record in lock.outputs:
         seen = file_digest(session.scope.root / record.path)
         if seen is None or seen[0] != record.sha256:

@@ -87,7 +87,7 @@ def plan_outputs(
             action, sha = _desired_action(want, record, disk, legacy, force)
             actions.append(action)
             if sha is not None:
-                size = len(want.data) if sha == want.sha256 else (record.size if record else 0)
+                size = want.size if sha == want.sha256 else (record.size if record else 0)
                 outputs[path] = OutputRecord(path, sha, size, _merge(others, want.owners))
             continue
         assert record is not None
@@ -113,6 +113,10 @@ def _desired_action(
     force: bool,
 ) -> tuple[Action, str | None]:
     """The action for a desired path and the sha256 to record (None: not ours)."""
+    if want.data is None:  # reused: only ever planned when the disk holds these bytes
+        if disk is None or disk[0] != want.sha256:
+            raise ValueError(f"{want.path}: reused output does not match the disk")
+        return Action(Op.SKIP, want.path), want.sha256
     write = Action(Op.CREATE, want.path, want.data, want.mode)
     if disk is None:
         return write, want.sha256

@@ -33,10 +33,11 @@ _ITEM_FIELDS = (
     "group",
     "clients",
     "commit",
+    "files",
 )
 _BUNDLE_FIELDS = ("name", "source", "ref", "items")
 _OUTPUT_FIELDS = ("path", "sha256", "size", "owners")
-_TOP_FIELDS = ("schema", "items", "bundles", "plugins", "mcps", "outputs")
+_TOP_FIELDS = ("schema", "items", "bundles", "plugins", "mcps", "outputs", "generator")
 
 
 class LockfileError(UpskillError):
@@ -55,6 +56,7 @@ class ItemRecord:
     group: str | None = None
     clients: tuple[str, ...] = ()
     commit: str | None = None
+    files: int | None = None  # distinct output paths the item rendered (all clients)
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -97,6 +99,7 @@ class Lockfile:
     plugins: tuple[Mapping[str, Any], ...] = ()
     mcps: tuple[Mapping[str, Any], ...] = ()
     outputs: tuple[OutputRecord, ...] = ()
+    generator: str | None = None  # "upskill <version>" that rendered the recorded outputs
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def item(self, kind: str, name: str) -> ItemRecord | None:
@@ -117,7 +120,13 @@ class Lockfile:
             key=lambda o: o.path,
         )
         return Lockfile(
-            tuple(items), tuple(bundles), self.plugins, self.mcps, tuple(outputs), self.extra
+            tuple(items),
+            tuple(bundles),
+            self.plugins,
+            self.mcps,
+            tuple(outputs),
+            self.generator,
+            self.extra,
         )
 
 
@@ -163,6 +172,7 @@ def parse_lockfile(data: bytes, path: Path) -> Lockfile:
         plugins=tuple(reader.record(x, "plugins") for x in reader.array(raw, "plugins")),
         mcps=tuple(reader.record(x, "mcps") for x in reader.array(raw, "mcps")),
         outputs=tuple(reader.output(x) for x in reader.array(raw, "outputs")),
+        generator=reader.string(raw, "generator", "top level", required=False),
         extra={k: v for k, v in raw.items() if k not in _TOP_FIELDS},
     )
 
@@ -199,6 +209,14 @@ class _Reader:
             raise self.fail(f"`{where}` entry field `{key}` must be an array of strings")
         return tuple(value)
 
+    def count(self, raw: Mapping[str, Any], key: str, where: str) -> int | None:
+        value = raw.get(key)
+        if value is None:
+            return None
+        if type(value) is not int or value < 0:
+            raise self.fail(f"`{where}` entry field `{key}` must be a non-negative integer")
+        return value
+
     def item(self, raw: Any) -> ItemRecord:
         rec = self.record(raw, "items")
         kind = self.string(rec, "kind", "items", required=True)
@@ -218,6 +236,7 @@ class _Reader:
             group=self.string(rec, "group", "items", required=False),
             clients=self.strings(rec, "clients", "items"),
             commit=self.string(rec, "commit", "items", required=False),
+            files=self.count(rec, "files", "items"),
             extra={k: v for k, v in rec.items() if k not in _ITEM_FIELDS},
         )
 
@@ -282,6 +301,7 @@ def item_to_json(item: ItemRecord) -> dict[str, Any]:
             ("group", item.group),
             ("clients", list(item.clients)),
             ("commit", item.commit),
+            ("files", item.files),
         ]
     )
     out.update(item.extra)
@@ -312,6 +332,8 @@ def lockfile_to_json(lock: Lockfile) -> dict[str, Any]:
             }
             for o in lock.outputs
         ]
+    if lock.generator is not None and lock.outputs:  # it describes the recorded outputs
+        out["generator"] = lock.generator
     out.update(lock.extra)
     return out
 
