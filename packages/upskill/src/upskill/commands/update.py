@@ -68,27 +68,39 @@ def _nothing_changed(world: World, scope: Scope) -> bool:
         return False
     state = fastpath.state_file(cache_dir(world.env, world.home), scope.root)
 
-    def fingerprint(label: str) -> str | None:
+    def fingerprints(labels: list[str]) -> dict[str, str | None]:
+        """Local sources by stat signature; git sources fetched together, in parallel."""
         from upskill.errors import UpskillError
         from upskill.sources.local import local_fetched
         from upskill.sources.spec import parse_label
 
-        try:
-            spec = parse_label(label)
-            if not spec.is_git:
-                return fastpath.fingerprint_of(local_fetched(spec))
+        found: dict[str, str | None] = {}
+        remote = []
+        for label in labels:
+            try:
+                spec = parse_label(label)
+                if spec.is_git:
+                    remote.append(spec)
+                else:
+                    found[label] = fastpath.fingerprint_of(local_fetched(spec))
+            except UpskillError:
+                found[label] = None
+        if remote and all(found.get(label, "") is not None for label in labels):
             from upskill.sources.fetch import Fetcher
 
-            return fastpath.fingerprint_of(Fetcher(world.env, world.home).fetch_all([spec])[spec])
-        except UpskillError:
-            return None
+            for spec, got in Fetcher(world.env, world.home).fetch_each(remote).items():
+                if isinstance(got, UpskillError):
+                    found[spec.label] = None
+                else:
+                    found[spec.label] = fastpath.fingerprint_of(got)
+        return found
 
     return fastpath.unchanged(
         state,
         lock_bytes=lock_bytes,
         config_paths=load_config_paths(world),
         root=scope.root,
-        fingerprint=fingerprint,
+        fingerprints=fingerprints,
     )
 
 

@@ -109,7 +109,7 @@ def unchanged(
     lock_bytes: bytes,
     config_paths: Iterable[Path],
     root: Path,
-    fingerprint: Callable[[str], str | None],
+    fingerprints: Callable[[list[str]], Mapping[str, str | None]],
 ) -> bool:
     """True when nothing an update depends on differs from the saved state."""
     try:
@@ -130,4 +130,5 @@ def unchanged(
     sources = saved.get("sources")
     if type(sources) is not dict:
         return False
-    return all(fingerprint(label) == value for label, value in sources.items())
+    current = fingerprints(sorted(sources))
+    return all(current.get(label) == value for label, value in sources.items())
