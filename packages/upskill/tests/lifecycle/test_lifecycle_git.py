@@ -203,3 +203,18 @@ def test_cli_bundle_file_in_a_git_source(repo, cli, project, h):
         ("style", "github:acme/skills:skills/core.bundle.yaml")
     ]
     assert lock["bundles"][0]["name"] == "core"
+
+
+def test_symlinks_leaving_the_tree_are_not_exported(make_git_source, h, tmp_path):
+    src = make_git_source("acme/links")
+    h.write_item(src.work, "rule", "style", "x\n")
+    (src.work / "skills" / "style" / "escape").symlink_to("/etc/passwd")
+    (src.work / "skills" / "style" / "up").symlink_to("../../..")
+    (src.work / "skills" / "style" / "ok").symlink_to("RULE.md")
+    src.commit()
+    out = GitCache(tmp_path / "cache", default_runner(os.environ)).checkout(src.url, None)
+    style = out.tree / "skills" / "style"
+    assert (style / "RULE.md").is_file()
+    assert not (style / "escape").exists() and not (style / "escape").is_symlink()
+    assert not (style / "up").is_symlink()
+    assert (style / "ok").is_symlink()

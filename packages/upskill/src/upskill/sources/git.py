@@ -130,8 +130,11 @@ class GitCache:
             del out
             dest = staging / "t"
             dest.mkdir()
-            with tarfile.open(archive) as tar:
-                tar.extractall(dest, filter="data")
+            try:
+                with tarfile.open(archive) as tar:
+                    tar.extractall(dest, filter=_inside_only)
+            except (tarfile.TarError, OSError) as exc:
+                raise GitError(f"{url}: cannot unpack {commit[:12]}: {exc}") from exc
             dest.rename(tree)
         finally:
             shutil.rmtree(staging, ignore_errors=True)
@@ -145,6 +148,16 @@ class GitCache:
             last = detail[-1] if detail else f"exit {out.returncode}"
             raise GitError(f"{url}: git {argv[0]} failed: {last}")
         return out
+
+
+def _inside_only(member: tarfile.TarInfo, dest: str) -> tarfile.TarInfo | None:
+    """tar's `data` filter, except that a member it refuses (a symlink or hard link
+    leaving the tree, an absolute path) is skipped instead of failing the fetch:
+    items never use symlinks, and nothing outside the tree may be written."""
+    try:
+        return tarfile.data_filter(member, dest)
+    except tarfile.FilterError:
+        return None
 
 
 class _flock:
