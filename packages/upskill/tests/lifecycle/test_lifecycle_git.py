@@ -218,3 +218,36 @@ def test_symlinks_leaving_the_tree_are_not_exported(make_git_source, h, tmp_path
     assert not (style / "escape").exists() and not (style / "escape").is_symlink()
     assert not (style / "up").is_symlink()
     assert (style / "ok").is_symlink()
+
+
+def test_https_source_through_git_insteadof_and_historical_label_migration(
+    make_git_source, cli, h, project, tmp_path
+):
+    """Any https host works through git's own configuration (here `insteadOf` to a local
+    mirror, as a credential helper or ssh rewrite would); an old `gitlab:` label in the
+    lockfile is updated in place and rewritten as https."""
+    src = make_git_source("group/sub/skills")
+    h.write_item(src.work, "rule", "style", "v1.\n")
+    src.commit()
+    src.tag("v1")
+    gitconfig = tmp_path / "gitconfig"
+    gitconfig.write_text(
+        f'[url "file://{tmp_path / "github"}/"]\n\tinsteadOf = https://gitlab.com/\n'
+    )
+    env = {"GIT_CONFIG_GLOBAL": str(gitconfig)}
+    cli.ok("add", "https://gitlab.com/group/sub/skills@v1", "--claude", cwd=project, extra=env)
+    lock_path = project / ".upskill-lock.json"
+    lock = json.loads(lock_path.read_text())
+    assert lock["items"][0]["source"] == "https://gitlab.com/group/sub/skills@v1"
+    # An older upskill recorded the same install with the removed shorthand.
+    lock["items"][0]["source"] = "gitlab:group/sub/skills@v1"
+    lock_path.write_text(json.dumps(lock, indent=2) + "\n")
+    before = lock_path.read_bytes()
+    assert cli.ok("list", cwd=project, extra=env) and lock_path.read_bytes() == before
+    cli.ok("update", "--dry-run", cwd=project, extra=env)
+    assert lock_path.read_bytes() == before
+    cli.ok("update", cwd=project, extra=env)
+    assert json.loads(lock_path.read_text())["items"][0]["source"] == (
+        "https://gitlab.com/group/sub/skills@v1"
+    )
+    assert "v1." in (project / ".claude/rules/style.md").read_text()

@@ -9,7 +9,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from upskill.errors import UsageError
-from upskill.sources.spec import SourceError, SourceKind, parse_label, parse_source
+from upskill.sources.spec import (
+    SourceError,
+    SourceKind,
+    canonical_label,
+    parse_label,
+    parse_source,
+)
 
 CWD = Path("/work/proj")
 HOME = Path("/home/u")
@@ -127,9 +133,40 @@ def test_invalid_sources(text):
         parse_source(text, cwd=CWD, home=HOME)
 
 
-def test_recorded_gitlab_label_gets_guidance():
-    with pytest.raises(SourceError, match="https URL"):
-        parse_label("gitlab:org/repo")
+@pytest.mark.parametrize(
+    ("label", "canonical"),
+    [
+        ("gitlab:org/repo", "https://gitlab.com/org/repo"),
+        ("gitlab:org/sub/repo@v1:skills", "https://gitlab.com/org/sub/repo@v1:skills"),
+        (
+            "gitlab+gitlab.example.com:org/team/repo:skills/team.bundle.yaml",
+            "https://gitlab.example.com/org/team/repo:skills/team.bundle.yaml",
+        ),
+        (
+            "gitlab+git.example.com:8443:org/team/repo@main",
+            "https://git.example.com:8443/org/team/repo@main",
+        ),
+    ],
+)
+def test_historical_gitlab_labels_read_as_https(label, canonical):
+    assert parse_label(label).label == canonical
+    assert canonical_label(label) == canonical
+
+
+@pytest.mark.parametrize(
+    "label",
+    [
+        "gitlab:repo",
+        "gitlab+:org/repo",
+        "gitlab+bad host:org/repo",
+        "gitlab+h:99999:o/r",
+        "gitlab:org/../repo",
+        "gitlab:org/repo@",
+    ],
+)
+def test_ambiguous_historical_labels_get_guidance(label):
+    with pytest.raises(SourceError, match="verify the https URL, ref and subfolder"):
+        parse_label(label)
 
 
 _part = st.text("abcdefghijklmnopqrstuvwxyz0123456789-_.", min_size=1, max_size=12).filter(

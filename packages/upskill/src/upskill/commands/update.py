@@ -117,6 +117,7 @@ def _full(
     from upskill.install.selection import choose, load_config
     from upskill.install.session import Session
     from upskill.install.ui import report_dry_run, report_update
+    from upskill.sources.spec import canonical_label
 
     selection = choose(flags, load_config(world))
     session = Session(world, scope, on_fetch=lambda s: console.progress(f"fetching {s.label}"))
@@ -133,7 +134,7 @@ def _full(
         kept = {
             i.key
             for i in lock.items
-            if i.original_name in resolution.missing or i.source in unreachable
+            if i.original_name in resolution.missing or canonical_label(i.source) in unreachable
         }
         kept |= {i.key for i in lock.items if set(i.required_by) & kept}
         console.progress("rendering")

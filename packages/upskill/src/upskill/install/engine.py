@@ -23,6 +23,7 @@ from upskill.install.resolve import Resolution, Resolved, ResolveError
 from upskill.install.reuse import GENERATOR, reusable_outputs
 from upskill.install.scope import Scope
 from upskill.install.selection import expand, recorded
+from upskill.sources.spec import canonical_label
 from upskill.state.lockfile import (
     BundleRecord,
     ItemRecord,
@@ -54,12 +55,10 @@ class Outcome:
         return Transaction(tuple(writes), tuple(removes), lock_bytes)
 
 
-def _lock_conflicts(resolution: Resolution, lock: Lockfile, managed: frozenset[str]) -> None:
+def _lock_conflicts(resolution: Resolution, lock: Lockfile) -> None:
     for r in resolution.items:
         existing = lock.item(r.kind, r.name)
-        if existing is None or (existing.key in managed and existing.source == r.catalog.label):
-            continue
-        if existing.source != r.catalog.label:
+        if existing is not None and canonical_label(existing.source) != r.catalog.label:
             raise ResolveError(
                 f"{r.kind} {r.name!r} is already installed from {existing.source}; "
                 f"remove it first or install under another name with --as"
@@ -79,7 +78,7 @@ def plan_install(
     `also_managed`: lock items this run owns even if they were not resolved (update)."""
     keys = {r.key for r in resolution.items}
     managed = frozenset(keys | set(also_managed))
-    _lock_conflicts(resolution, lock, managed)
+    _lock_conflicts(resolution, lock)
 
     def selection_for(r: Resolved) -> Sequence[str]:
         if selection is not None:

@@ -168,8 +168,46 @@ def parse_label(label: str) -> SourceSpec:
     if label.startswith("https://"):
         return _parse_https(label, label)
     if label.startswith(("gitlab:", "gitlab+")):
-        raise SourceError(
-            f"recorded source {label!r} uses the removed gitlab: shorthand; "
-            "remove it (upskill remove --source) and add the full https URL"
-        )
+        return _parse_historical(label)
     raise SourceError(f"unrecognised recorded source label {label!r}")
+
+
+_HOST = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$")
+_PORT = re.compile(r"^([0-9]{1,5}):")
+
+
+def _parse_historical(label: str) -> SourceSpec:
+    """Old lockfiles' `gitlab:group/repo…` and `gitlab+host[:port]:group/…/repo…` labels
+    read as the equivalent https source (update then records the https label)."""
+    guidance = (
+        f"recorded source {label!r} is not an unambiguous historical gitlab label; "
+        "verify the https URL, ref and subfolder, then `upskill remove --source` it and "
+        "`upskill add https://<host>/<group>/<repo>[@ref][:path]`"
+    )
+    if label.startswith("gitlab:"):
+        host, rest = "gitlab.com", label[len("gitlab:") :]
+    else:
+        host, sep, rest = label[len("gitlab+") :].partition(":")
+        if not sep or not _HOST.match(host):
+            raise SourceError(guidance)
+        port = _PORT.match(rest)
+        if port is not None:
+            if not 0 < int(port.group(1)) < 65536:
+                raise SourceError(guidance)
+            host, rest = f"{host}:{port.group(1)}", rest[port.end() :]
+    try:
+        path, ref, sub = _split_ref_sub(rest, label)
+    except UsageError:
+        raise SourceError(guidance) from None
+    segments = path.split("/")
+    if len(segments) < 2 or not all(_NAME_PART.match(s) and s not in (".", "..") for s in segments):
+        raise SourceError(guidance)
+    return SourceSpec(SourceKind.GIT, f"https://{host}/{path.removesuffix('.git')}", ref, sub)
+
+
+def canonical_label(label: str) -> str:
+    """The label `update` writes for a recorded one (historical labels become https)."""
+    try:
+        return parse_label(label).label
+    except (SourceError, UsageError):
+        return label
