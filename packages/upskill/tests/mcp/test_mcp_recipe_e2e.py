@@ -227,9 +227,16 @@ def test_update_reconfigures_an_unregistered_server(project: Any, registry: Path
     assert project.run("add", str(bundle), "--claude").returncode == 0
     project.fakes.state_remove("claude", "mcp", "drawio")
     assert project.run("doctor").returncode == 1
+    done = project.run("doctor")
+    assert done.returncode == 1
+    # Only the unregistered server counts: the installed plugin's records do not.
+    assert done.stderr.splitlines()[-1] == "1 problem(s) found."
     project.fakes.clear_log()
-    # A client flag bypasses the bare-update fast path (which cannot see client state).
-    done = project.run("update", "--claude")
+    # A bare update (the book's fix for doctor's finding) re-registers it: the
+    # nothing-changed fast path never vouches for client-side state.
+    done = project.run("update")
     assert done.returncode == 0, done.stderr
     assert CLAUDE_ADD in project.fakes.argvs()
-    assert project.run("doctor").returncode == 0
+    done = project.run("doctor")
+    assert done.returncode == 0
+    assert done.stderr.splitlines()[-1] == "No drift."

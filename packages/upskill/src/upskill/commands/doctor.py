@@ -57,8 +57,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         if entries:
             console.data(f"{title}:\n")
             console.data("".join(f"  {_describe(key, e)}\n" for e in entries))
-    drift = sum(len(buckets.get(k) or []) for k in _TITLES if k != "skipped_plugins")
-    console.info("No drift." if report.clean else f"{drift} problem(s) found.")
+    console.info("No drift." if report.clean else f"{report.problems} problem(s) found.")
     return 0 if report.clean else 1
 
 

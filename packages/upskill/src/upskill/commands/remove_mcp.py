@@ -36,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
         session = Session(world, scope)
         session.read_lock()  # fail on a malformed lockfile before locking
         with ScopeLock(scope.lock_path):
+            session.recover()  # finish a run that was killed before rewriting its lockfile
             lock = session.read_lock()
             mine = [m for m in lock.mcps if m.get("name") == args.name]
             if not mine:

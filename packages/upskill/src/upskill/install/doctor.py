@@ -33,12 +33,18 @@ class Report:
     buckets: Mapping[str, list[Any]]
 
     @property
-    def clean(self) -> bool:
-        if any(self.buckets.get(b) for b in DRIFT_BUCKETS):
-            return False
-        return not any(
-            e.get("status") == "not-registered" for e in self.buckets.get("mcp_entries", [])
+    def problems(self) -> int:
+        """Entries that make doctor exit 1; skipped plugins and unverifiable MCP
+        entries are informational and do not count."""
+        drift = sum(len(self.buckets.get(b) or []) for b in DRIFT_BUCKETS)
+        unregistered = sum(
+            1 for e in self.buckets.get("mcp_entries", []) if e.get("status") == "not-registered"
         )
+        return drift + unregistered
+
+    @property
+    def clean(self) -> bool:
+        return self.problems == 0
 
 
 def check(root: Path, lock: Lockfile) -> dict[str, list[Any]]:

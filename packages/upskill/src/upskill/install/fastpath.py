@@ -103,6 +103,20 @@ def save(path: Path, state: Mapping[str, Any]) -> None:
         pass
 
 
+def tracks_client_state(lock_bytes: bytes) -> bool:
+    """Whether the lockfile records plugins or MCP servers.
+
+    Those live in each client's own state (its CLI or config), which no stat
+    signature here can see: a server removed out of band must be re-registered
+    by a bare `update`, so such scopes always take the full path.
+    """
+    try:
+        lock = json.loads(lock_bytes)
+    except ValueError:
+        return True
+    return type(lock) is not dict or bool(lock.get("plugins")) or bool(lock.get("mcps"))
+
+
 def unchanged(
     path: Path,
     *,
@@ -121,6 +135,8 @@ def unchanged(
     if saved.get("upskill") != __version__:
         return False
     if saved.get("lock") != hashlib.sha256(lock_bytes).hexdigest():
+        return False
+    if tracks_client_state(lock_bytes):
         return False
     if saved.get("config") != [_digest(p) for p in config_paths]:
         return False

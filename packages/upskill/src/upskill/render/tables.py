@@ -81,7 +81,8 @@ TOOL_NAMES: dict[str, dict[str, str]] = {
 
 # §3.4 guaranteed aliases -> per-client model identifier. Claude Code resolves
 # its own aliases to the latest model of the family; Copilot wants its own model
-# ID (dotted, as `copilot --model` lists them); opencode wants `provider/ID`. Any other value passes through verbatim.
+# ID (dotted, as `copilot --model` lists them); opencode wants `provider/ID`.
+# Any other value passes through verbatim.
 MODEL_ALIASES: dict[str, dict[str, str]] = {
     "sonnet": {
         CLAUDE: "sonnet",
