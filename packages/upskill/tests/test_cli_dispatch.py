@@ -36,3 +36,11 @@ def test_no_command_prints_help_listing_every_command(capsys: pytest.CaptureFixt
 def test_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["frobnicate"]) == 2
     assert "invalid choice: 'frobnicate'" in capsys.readouterr().err
+
+
+def test_every_registered_command_module_exists() -> None:
+    import importlib
+
+    for module, _summary in COMMANDS.values():
+        mod = importlib.import_module(f"upskill.commands.{module}")
+        assert callable(mod.configure) and callable(mod.run)
