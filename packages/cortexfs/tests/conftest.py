@@ -32,7 +32,9 @@ def fuse_unavailable_reason() -> str | None:
     if os.geteuid() != 0:
         return "mount tests switch uids and need root"
     try:
-        import mfusepy  # noqa: F401
+        from cortexfs.lowlevel import load
+
+        load()
     except (ImportError, OSError) as exc:
         return f"libfuse3 is not loadable: {exc}"
     return None

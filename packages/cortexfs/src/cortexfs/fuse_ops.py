@@ -1,8 +1,9 @@
-"""The mfusepy adapter: classify the path, ask `decide`, perform the plan on the backing store.
+"""Path-based filesystem operations: classify the path, ask `decide`, perform the plan.
 
 Every refusal is decided in `decide` (pure); this module only resolves facts (owner,
 liveness, emptiness) from storage. Refusals (`FsRefusal`) and failing backing calls are
-both OSErrors, which mfusepy answers with -errno.
+both OSErrors, which `kernel_bridge` answers with -errno. `fi` arguments are the kernel's
+`fuse_file_info` (flags in; fh, keep_cache, noflush out).
 """
 
 from __future__ import annotations
@@ -12,8 +13,6 @@ import os
 import stat
 from collections.abc import Callable
 from typing import Any
-
-import mfusepy  # type: ignore[import-untyped]
 
 from cortexfs import decide
 from cortexfs.attrs import STATUS_BYTES, BackingStat, presented
@@ -38,10 +37,8 @@ def _stat_of(st: os.stat_result) -> BackingStat:
     )  # fmt: skip
 
 
-class CortexOps(mfusepy.Operations):  # type: ignore[misc]
+class CortexOps:
     """Path-based operations; `caller` returns (uid, gid, pid) of the current request."""
-
-    use_ns = True
 
     def __init__(
         self, backing: Backing, runner: str, caller: Caller, invalidator: Invalidator | None = None
@@ -51,12 +48,6 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
         self.caller = caller
         self.table = HandleTable()
         self.invalidate = invalidator or Invalidator()
-
-    def init(self, path: str) -> None:
-        self.invalidate.bind()
-
-    def destroy(self, path: str) -> None:
-        self.invalidate.stop()
 
     # -- facts ---------------------------------------------------------------
     def _node(self, path: str, changing: bool = False) -> Node:
@@ -192,9 +183,7 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
             if offset != 0:
                 raise FsRefusal(errno.EINVAL, "controls are written whole, at offset 0")
             # A write, even a refused one, is the handle's answer: flush adds nothing.
-            handle.committed = True
-            self.table.settle(handle)
-            self._commit_control(handle.node, data)
+            self._answer(handle, data)
             return len(data)
         if isinstance(handle, FdHandle) and handle.writable:
             temp = handle.node.kind is Kind.CONTROL_TEMP
@@ -222,9 +211,7 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
     def flush(self, path: str, fi: Any) -> int:
         handle = self.table.get(fi.fh)
         if isinstance(handle, ControlHandle) and handle.truncated and not handle.committed:
-            handle.committed = True
-            self.table.settle(handle)
-            self._commit_control(handle.node, b"")  # `: > ctl` is a whole-file write of ""
+            self._answer(handle, b"")  # `: > ctl` is a whole-file write of ""
         return 0
 
     def fsync(self, path: str, datasync: int, fi: Any) -> int:
@@ -235,9 +222,23 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
 
     def release(self, path: str, fi: Any) -> int:
         handle = self.table.pop(fi.fh)
-        if isinstance(handle, ControlHandle):
-            self.table.settle(handle)
+        if isinstance(handle, ControlHandle) and handle.registered:
+            self._settle(handle)
         return 0
+
+    def _answer(self, handle: ControlHandle, data: bytes) -> None:
+        handle.committed = True
+        try:
+            self._commit_control(handle.node, data)
+        finally:
+            self._settle(handle)
+
+    def _settle(self, handle: ControlHandle) -> None:
+        """A created control stops being listed as pending; if its value was refused it
+        never came to exist, so the kernel's cached listing of `.d/` must drop it."""
+        self.table.settle(handle)
+        if not self.backing.exists(handle.node.path):
+            self.invalidate(handle.node.path)
 
     # -- namespace -----------------------------------------------------------
     def mkdir(self, path: str, mode: int) -> int:
