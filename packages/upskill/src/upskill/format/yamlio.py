@@ -1,7 +1,8 @@
 """Safe YAML 1.2 loading with file and line in every error.
 
 YAML 1.2 keeps `no`, `yes`, `on` and `off` as strings, so a skill named `no`
-or a description `yes` round-trips. Duplicate keys are errors.
+or a description `yes` round-trips. Duplicate keys are errors. ruamel is the
+reference parser; a libyaml fast path answers first when it provably agrees.
 """
 
 from __future__ import annotations
@@ -28,12 +29,37 @@ def _loader() -> YAML:
     return yaml
 
 
+def _load_or_reset(text: str) -> Any:
+    try:
+        return _loader().load(text)
+    except Exception:
+        # A failed load can leave constructor state behind that corrupts the
+        # next error message (seen with duplicate keys): start afresh.
+        _loader.cache_clear()
+        raise
+
+
 def load_yaml(text: str, path: Path, *, first_line: int = 1) -> Any:
-    """Parse one YAML document; errors carry `path` and the absolute line."""
+    """Parse one YAML document; errors carry `path` and the absolute line.
+
+    libyaml answers first (format/yaml_fast.py); ruamel parses whatever that
+    path defers, so values and error messages are ruamel's in every case.
+    """
+    from upskill.format.yaml_fast import Defer, fast_load
+
+    try:
+        return fast_load(text)
+    except Defer:
+        pass
+    return reference_load(text, path, first_line=first_line)
+
+
+def reference_load(text: str, path: Path, *, first_line: int = 1) -> Any:
+    """ruamel alone: the reference the fast path is tested against."""
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
     try:
-        return _loader().load(text)
+        return _load_or_reset(text)
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = first_line + mark.line if mark is not None else None
