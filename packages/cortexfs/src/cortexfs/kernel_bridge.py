@@ -89,8 +89,6 @@ class KernelBridge:
                 handler(req, *args)
             except OSError as exc:
                 self.lib.fuse_reply_err(req, exc.errno or errno.EIO)
-            except KeyError:  # an inode number the table no longer holds
-                self.lib.fuse_reply_err(req, errno.ENOENT)
             except BaseException:
                 traceback.print_exc(file=sys.stderr)
                 self.lib.fuse_reply_err(req, errno.EIO)
@@ -102,7 +100,16 @@ class KernelBridge:
         self.cache_dirs_by_enosys = bool(capable & _CAP_NO_OPENDIR)
 
     def _path(self, ino: int) -> str:
-        return self.inodes.path(ino)
+        try:
+            return self.inodes.path(ino)
+        except KeyError:
+            raise OSError(errno.ESTALE, f"inode {ino} was forgotten") from None
+
+    def _child(self, parent: int, name: bytes) -> str:
+        try:
+            return self.inodes.child(parent, _name(name))
+        except KeyError:
+            raise OSError(errno.ESTALE, f"inode {parent} was forgotten") from None
 
     def _entry(self, path: str) -> ll.EntryParam:
         attrs = self.ops.getattr(path)
@@ -146,7 +153,7 @@ class KernelBridge:
 
     # -- requests ------------------------------------------------------------
     def do_lookup(self, req: Any, parent: int, name: bytes) -> None:
-        self._reply_entry(req, self.inodes.child(parent, _name(name)))
+        self._reply_entry(req, self._child(parent, name))
 
     def do_forget(self, req: Any, ino: int, count: int) -> None:
         self.inodes.forget(ino, count)
@@ -190,37 +197,37 @@ class KernelBridge:
         self.lib.fuse_reply_readlink(req, os.fsencode(self.ops.readlink(self._path(ino))))
 
     def do_mknod(self, req: Any, parent: int, name: bytes, mode: int, rdev: int) -> None:
-        path = self.inodes.child(parent, _name(name))
+        path = self._child(parent, name)
         self.ops.mknod(path, mode, rdev)
         self._reply_entry(req, path)
 
     def do_mkdir(self, req: Any, parent: int, name: bytes, mode: int) -> None:
-        path = self.inodes.child(parent, _name(name))
+        path = self._child(parent, name)
         self.ops.mkdir(path, mode)
         self._reply_entry(req, path)
 
     def do_unlink(self, req: Any, parent: int, name: bytes) -> None:
-        path = self.inodes.child(parent, _name(name))
+        path = self._child(parent, name)
         self.ops.unlink(path)
         self.inodes.removed(path)
         self.lib.fuse_reply_err(req, 0)
 
     def do_rmdir(self, req: Any, parent: int, name: bytes) -> None:
-        path = self.inodes.child(parent, _name(name))
+        path = self._child(parent, name)
         self.ops.rmdir(path)
         self.inodes.removed(path)
         self.lib.fuse_reply_err(req, 0)
 
     def do_symlink(self, req: Any, target: bytes, parent: int, name: bytes) -> None:
-        path = self.inodes.child(parent, _name(name))
+        path = self._child(parent, name)
         self.ops.symlink(path, _name(target))
         self._reply_entry(req, path)
 
     def do_rename(
         self, req: Any, parent: int, name: bytes, new_parent: int, new_name: bytes, flags: int
     ) -> None:
-        old = self.inodes.child(parent, _name(name))
-        new = self.inodes.child(new_parent, _name(new_name))
+        old = self._child(parent, name)
+        new = self._child(new_parent, new_name)
         if flags & _RENAME_EXCHANGE:
             raise OSError(errno.EINVAL, "RENAME_EXCHANGE is not supported")
         if flags & _RENAME_NOREPLACE and self.ops.backing.exists(new):
@@ -230,23 +237,25 @@ class KernelBridge:
         self.lib.fuse_reply_err(req, 0)
 
     def do_link(self, req: Any, ino: int, new_parent: int, new_name: bytes) -> None:
-        path = self.inodes.child(new_parent, _name(new_name))
+        path = self._child(new_parent, new_name)
         self.ops.link(path, self._path(ino))
         self._reply_entry(req, path)
 
     def do_open(self, req: Any, ino: int, fi: Any) -> None:
         self.ops.open(self._path(ino), fi.contents)
-        self.lib.fuse_reply_open(req, fi)
+        if self.lib.fuse_reply_open(req, fi) != 0:  # interrupted: no release will come
+            self.ops.release("", fi.contents)
 
     def do_create(self, req: Any, parent: int, name: bytes, mode: int, fi: Any) -> None:
-        path = self.inodes.child(parent, _name(name))
+        path = self._child(parent, name)
         self.ops.create(path, mode, fi.contents)
         try:
             entry = self._entry(path)
         except BaseException:
             self.ops.release(path, fi.contents)  # the kernel never learns of this handle
             raise
-        self.lib.fuse_reply_create(req, ctypes.byref(entry), fi)
+        if self.lib.fuse_reply_create(req, ctypes.byref(entry), fi) != 0:
+            self.ops.release(path, fi.contents)
 
     def do_read(self, req: Any, ino: int, size: int, offset: int, fi: Any) -> None:
         data = self.ops.read("", size, offset, fi.contents)

@@ -1,4 +1,4 @@
-"""Directory listings are cached by the kernel; every change must still show in them."""
+"""Low-level adapter semantics through the mount: kernel-cached listings, rename flags, times."""
 
 from __future__ import annotations
 
@@ -60,3 +60,32 @@ def test_listing_follows_temp_rename_and_rmdir(ctx_mount, unique: str) -> None:
     assert os.listdir(space) == []
     os.rmdir(space)
     assert unique not in os.listdir(ctx_mount.root / "shared")
+
+
+def renameat2(old: Path, new: Path, flags: int) -> int:
+    """0 or the errno of renameat2(2), which os.rename cannot pass flags to."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    at_fdcwd = -100
+    rc = libc.renameat2(at_fdcwd, bytes(old), at_fdcwd, bytes(new), flags)
+    return 0 if rc == 0 else ctypes.get_errno()
+
+
+def test_rename_flags_and_times(ctx_mount, unique: str) -> None:
+    space = ctx_mount.root / "shared" / unique
+    os.mkdir(space)
+    (space / "a").write_bytes(b"1")
+    (space / "b").write_bytes(b"2")
+    noreplace, exchange = 1, 2
+    assert renameat2(space / "a", space / "b", noreplace) == errno.EEXIST
+    assert renameat2(space / "a", space / "b", exchange) == errno.EINVAL
+    assert renameat2(space / "a", space / "c", noreplace) == 0
+    assert sorted(os.listdir(space)) == ["b", "c"]
+    assert (space / "c").read_bytes() == b"1"
+    os.utime(space / "c", ns=(1_000_000_123, 2_000_000_456))
+    st = os.stat(space / "c")
+    assert (st.st_atime_ns, st.st_mtime_ns) == (1_000_000_123, 2_000_000_456)
+    before = time.time_ns()
+    os.utime(space / "c")
+    assert os.stat(space / "c").st_mtime_ns >= before - 100_000_000  # coarse fs clock
