@@ -36,9 +36,27 @@ class Formatted:
     references: frozenset[str]
 
 
-@functools.lru_cache(maxsize=_CACHE_SIZE)
+# Results computed ahead of time (markdown/parallel.py), by input text.
+_PREFORMATTED: dict[str, Formatted] = {}
+
+
 def format_document(body: str) -> Formatted:
     """Format Markdown without frontmatter (one parse, one render), cached."""
+    ready = _PREFORMATTED.get(body)
+    return ready if ready is not None else _format_cached(body)
+
+
+def preformatted(results: dict[str, Formatted]) -> None:
+    """Adopt results of `format_uncached` computed elsewhere (another process)."""
+    _PREFORMATTED.update(results)
+
+
+@functools.lru_cache(maxsize=_CACHE_SIZE)
+def _format_cached(body: str) -> Formatted:
+    return format_uncached(body)
+
+
+def format_uncached(body: str) -> Formatted:
     text = body.replace("\r\n", "\n").replace("\r", "\n")
     if not text.strip():
         return Formatted("", Counter(), frozenset())

@@ -1,5 +1,6 @@
 """Pure per-client rendering of SSOT items (format spec §7, Appendix B)."""
 
+from upskill.render.ahead import format_bodies_ahead
 from upskill.render.item import (
     OutputFile,
     Rendering,
@@ -16,6 +17,7 @@ __all__ = [
     "Layout",
     "OutputFile",
     "Rendering",
+    "format_bodies_ahead",
     "layout",
     "output_path",
     "render_item",
