@@ -32,9 +32,7 @@ def fuse_unavailable_reason() -> str | None:
     if os.geteuid() != 0:
         return "mount tests switch uids and need root"
     try:
-        from cortexfs.lowlevel import load
-
-        load()
+        import mfusepy  # noqa: F401
     except (ImportError, OSError) as exc:
         return f"libfuse3 is not loadable: {exc}"
     return None

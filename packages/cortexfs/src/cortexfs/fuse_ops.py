@@ -1,9 +1,8 @@
-"""Path-based filesystem operations: classify the path, ask `decide`, perform the plan.
+"""The mfusepy adapter: classify the path, ask `decide`, perform the plan on the backing store.
 
 Every refusal is decided in `decide` (pure); this module only resolves facts (owner,
 liveness, emptiness) from storage. Refusals (`FsRefusal`) and failing backing calls are
-both OSErrors, which `kernel_bridge` answers with -errno. `fi` arguments are the kernel's
-`fuse_file_info` (flags in; fh, keep_cache, noflush out).
+both OSErrors, which mfusepy answers with -errno.
 """
 
 from __future__ import annotations
@@ -13,6 +12,8 @@ import os
 import stat
 from collections.abc import Callable
 from typing import Any
+
+import mfusepy  # type: ignore[import-untyped]
 
 from cortexfs import decide
 from cortexfs.attrs import STATUS_BYTES, BackingStat, presented
@@ -29,6 +30,8 @@ from cortexfs.xattrs import NAMES, PREFIX, xattr_values
 
 Caller = Callable[[], tuple[int, int, int]]
 
+RENAME_NOREPLACE = 1  # <linux/fs.h>; RENAME_EXCHANGE and RENAME_WHITEOUT are refused
+
 
 def _stat_of(st: os.stat_result) -> BackingStat:
     return BackingStat(
@@ -37,8 +40,10 @@ def _stat_of(st: os.stat_result) -> BackingStat:
     )  # fmt: skip
 
 
-class CortexOps:
+class CortexOps(mfusepy.Operations):  # type: ignore[misc]
     """Path-based operations; `caller` returns (uid, gid, pid) of the current request."""
+
+    use_ns = True
 
     def __init__(
         self, backing: Backing, runner: str, caller: Caller, invalidator: Invalidator | None = None
@@ -48,6 +53,12 @@ class CortexOps:
         self.caller = caller
         self.table = HandleTable()
         self.invalidate = invalidator or Invalidator()
+
+    def init(self, path: str) -> None:
+        self.invalidate.bind()
+
+    def destroy(self, path: str) -> None:
+        self.invalidate.stop()
 
     # -- facts ---------------------------------------------------------------
     def _node(self, path: str, changing: bool = False) -> Node:
@@ -183,7 +194,9 @@ class CortexOps:
             if offset != 0:
                 raise FsRefusal(errno.EINVAL, "controls are written whole, at offset 0")
             # A write, even a refused one, is the handle's answer: flush adds nothing.
-            self._answer(handle, data)
+            handle.committed = True
+            self.table.settle(handle)
+            self._commit_control(handle.node, data)
             return len(data)
         if isinstance(handle, FdHandle) and handle.writable:
             temp = handle.node.kind is Kind.CONTROL_TEMP
@@ -211,7 +224,9 @@ class CortexOps:
     def flush(self, path: str, fi: Any) -> int:
         handle = self.table.get(fi.fh)
         if isinstance(handle, ControlHandle) and handle.truncated and not handle.committed:
-            self._answer(handle, b"")  # `: > ctl` is a whole-file write of ""
+            handle.committed = True
+            self.table.settle(handle)
+            self._commit_control(handle.node, b"")  # `: > ctl` is a whole-file write of ""
         return 0
 
     def fsync(self, path: str, datasync: int, fi: Any) -> int:
@@ -222,23 +237,9 @@ class CortexOps:
 
     def release(self, path: str, fi: Any) -> int:
         handle = self.table.pop(fi.fh)
-        if isinstance(handle, ControlHandle) and handle.registered:
-            self._settle(handle)
+        if isinstance(handle, ControlHandle):
+            self.table.settle(handle)
         return 0
-
-    def _answer(self, handle: ControlHandle, data: bytes) -> None:
-        handle.committed = True
-        try:
-            self._commit_control(handle.node, data)
-        finally:
-            self._settle(handle)
-
-    def _settle(self, handle: ControlHandle) -> None:
-        """A created control stops being listed as pending; if its value was refused it
-        never came to exist, so the kernel's cached listing of `.d/` must drop it."""
-        self.table.settle(handle)
-        if not self.backing.exists(handle.node.path):
-            self.invalidate(handle.node.path)
 
     # -- namespace -----------------------------------------------------------
     def mkdir(self, path: str, mode: int) -> int:
@@ -291,9 +292,15 @@ class CortexOps:
             os.unlink(self._real(node))
         return 0
 
-    def rename(self, old: str, new: str) -> int:
+    def rename(self, old: str, new: str, flags: int = 0) -> int:
+        if flags & ~RENAME_NOREPLACE:
+            raise FsRefusal(errno.EINVAL, "only RENAME_NOREPLACE is supported")
         src, dst = self._node(old, changing=True), self._node(new, changing=True)
         plan = decide.rename(src, dst, self._uid(), self._owner(src), self._owner(dst))
+        # One request thread and a backing store nobody else can write: nothing
+        # can create `dst` between this check and the rename below.
+        if flags & RENAME_NOREPLACE and os.path.lexists(self._real(dst)):
+            raise FsRefusal(errno.EEXIST, f"{new} exists")
         if plan is Plan.COMMIT_CONTROL:
             data = self.backing.read_bytes(src.path, MAX_CONTROL_BYTES + 1)
             if data is None:

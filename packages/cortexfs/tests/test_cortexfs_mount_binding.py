@@ -1,4 +1,4 @@
-"""Low-level adapter semantics through the mount: kernel-cached listings, rename flags, times."""
+"""Binding-level semantics through the mount: listings after side effects, rename flags, times."""
 
 from __future__ import annotations
 
