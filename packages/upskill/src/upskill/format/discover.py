@@ -19,10 +19,13 @@ from typing import TypeVar
 
 from upskill.errors import FormatError
 from upskill.format.bundles import BUNDLE_SUFFIX, is_discoverable_bundle, load_bundle
+from upskill.format.forked import two_process_map
 from upskill.format.items import is_item_dir, load_item_dir
 from upskill.format.model import Bundle, Item, Kind
 
 ITEM_SCAN_DEPTH = 2
+# From this many item directories on, half are parsed in a forked child.
+PARALLEL_ITEM_DIRS = 128
 _T = TypeVar("_T")
 
 
@@ -109,8 +112,12 @@ def discover(root: Path, *, strict: bool = True) -> Catalog:
 
     items: list[Item] = []
     seen: dict[tuple[Kind, str], Path] = {}
-    for directory in sorted(item_dirs(root)):
-        for item in attempt(functools.partial(load_item_dir, directory)) or ():
+    directories = sorted(item_dirs(root))
+    ready = two_process_map(load_item_dir, directories, min_inputs=PARALLEL_ITEM_DIRS)
+    for directory, loaded in zip(directories, ready, strict=True):
+        if loaded is None:  # not loaded ahead, or failed: load here, errors in order
+            loaded = attempt(functools.partial(load_item_dir, directory))
+        for item in loaded or ():
             other = seen.get(item.identity)
             if other is not None:
                 raise FormatError(
