@@ -85,3 +85,16 @@ def test_duplicates_across_processes_are_still_errors(
     serial, parallel = both(root, monkeypatch)
     assert parallel == serial
     assert serial[0] == "error" and "duplicate skill 'item-05'" in serial[1]
+
+
+def _square_or_fail(value: int) -> int:
+    if value % 7 == 3:
+        raise ValueError(value)
+    return value * value
+
+
+def test_two_process_map_keeps_order_and_leaves_failures_to_the_caller() -> None:
+    inputs = list(range(40))
+    results = forked.two_process_map(_square_or_fail, inputs, min_inputs=2)
+    assert results == [None if v % 7 == 3 else v * v for v in inputs]
+    assert forked.two_process_map(_square_or_fail, inputs, min_inputs=41) == [None] * 40

@@ -49,6 +49,9 @@ def two_process_map(
     results: list[_Out | None] = [None] * len(inputs)
     if len(inputs) < min_inputs or not can_fork():
         return results
+    # The first input runs before the fork: lazy imports and parser set-up
+    # happen once, in this process, and the child inherits them.
+    results[0] = _call(func, inputs[0])
     read_end, write_end = os.pipe()
     try:
         pid = os.fork()
@@ -60,7 +63,7 @@ def two_process_map(
         _child(func, inputs[1::2], read_end, write_end)
     os.close(write_end)
     try:
-        for index in range(0, len(inputs), 2):
+        for index in range(2, len(inputs), 2):
             results[index] = _call(func, inputs[index])
         with os.fdopen(read_end, "rb", closefd=False) as pipe:
             payload = pipe.read()
