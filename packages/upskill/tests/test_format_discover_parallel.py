@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import os
 from pathlib import Path
 from typing import Any
 
@@ -98,3 +99,29 @@ def test_two_process_map_keeps_order_and_leaves_failures_to_the_caller() -> None
     results = forked.two_process_map(_square_or_fail, inputs, min_inputs=2)
     assert results == [None if v % 7 == 3 else v * v for v in inputs]
     assert forked.two_process_map(_square_or_fail, inputs, min_inputs=41) == [None] * 40
+
+
+def _interrupted_at_four(value: int) -> int:
+    if value == 4:
+        raise KeyboardInterrupt
+    return value
+
+
+def test_an_interrupt_in_this_process_stops_the_child_and_propagates(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    children: list[int] = []
+    real_fork = os.fork
+
+    def recording_fork() -> int:
+        pid = real_fork()
+        if pid:
+            children.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", recording_fork)
+    with pytest.raises(KeyboardInterrupt):
+        forked.two_process_map(_interrupted_at_four, list(range(10)), min_inputs=2)
+    assert len(children) == 1
+    with pytest.raises(ChildProcessError):  # killed and reaped, no zombie left
+        os.waitpid(children[0], os.WNOHANG)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import signal
 import sys
 import threading
 from collections.abc import Callable, Sequence
@@ -53,22 +54,37 @@ def two_process_map(
     # happen once, in this process, and the child inherits them.
     results[0] = _call(func, inputs[0])
     read_end, write_end = os.pipe()
+    # Ctrl-C must never run this process's Python handlers in the child (they
+    # could unwind into the caller's clean-up): SIGINT stays blocked across
+    # the fork and the child takes the default action, plain termination.
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         pid = os.fork()
     except OSError:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         os.close(read_end)
         os.close(write_end)
         return results
     if pid == 0:  # pragma: no cover - the child's coverage is not collected
-        _child(func, inputs[1::2], read_end, write_end)
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+            _child(func, inputs[1::2], read_end, write_end)
+        finally:
+            os._exit(1)
     os.close(write_end)
+    finished = False
     try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a pending Ctrl-C lands here
         for index in range(2, len(inputs), 2):
             results[index] = _call(func, inputs[index])
         with os.fdopen(read_end, "rb", closefd=False) as pipe:
             payload = pipe.read()
+        finished = True
     finally:
-        os.close(read_end)  # a child still writing gets EPIPE and exits
+        os.close(read_end)
+        if not finished:  # interrupted: the child's work is no longer wanted
+            os.kill(pid, signal.SIGKILL)
         _, status = os.waitpid(pid, 0)
     if status == 0:
         # our own child's bytes, through a pipe only the two processes hold
