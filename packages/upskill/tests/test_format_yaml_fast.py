@@ -198,3 +198,10 @@ def test_mutated_documents_parse_or_fail_alike(text: str, data: st.DataObject) -
     at = data.draw(st.integers(0, len(text)))
     insert = data.draw(st.sampled_from([":", "-", " ", "\n", "'", '"', "#", "[", "{", "\t", "x"]))
     assert_same(text[:at] + insert + text[at:])
+
+
+def test_without_libyaml_everything_goes_to_ruamel(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(yaml_fast, "_loader_class", lambda: None)
+    with pytest.raises(yaml_fast.Defer):
+        yaml_fast.fast_load("a: 1\n")
+    assert load_yaml("name: no\nschema: 1\n", PATH) == {"name": "no", "schema": 1}

@@ -139,9 +139,13 @@ _SCALARS: dict[str, Any] = {
 
 
 @functools.cache
-def _loader_class() -> type[Any]:
+def _loader_class() -> type[Any] | None:
+    """The libyaml-backed loader, or None where PyYAML was built without libyaml."""
     import yaml  # type: ignore[import-untyped]  # PyYAML ships no type information
     from yaml.nodes import MappingNode, ScalarNode, SequenceNode  # type: ignore[import-untyped]
+
+    if not getattr(yaml, "__with_libyaml__", False):
+        return None
 
     class Loader(yaml.CSafeLoader):  # type: ignore[misc]
         def resolve(self, kind: type[Any], value: str | None, implicit: Any) -> str:
@@ -177,7 +181,10 @@ def fast_load(text: str) -> Any:
     """The document ruamel's YAML 1.2 safe loader would return, or raise `Defer`."""
     if _UNSAFE.search(text):
         raise Defer("node properties, directives or YAML 1.1 line breaks")
-    loader = _loader_class()(text)
+    loader_class = _loader_class()
+    if loader_class is None:
+        raise Defer("PyYAML without libyaml")
+    loader = loader_class(text)
     try:
         node = loader.get_single_node()
         return None if node is None else loader.construct_object(node)
