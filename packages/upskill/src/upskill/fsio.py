@@ -13,6 +13,7 @@ import contextlib
 import os
 import secrets
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -63,30 +64,64 @@ def create_exclusive(path: Path, data: bytes, mode: int = 0o644) -> None:
     fsync_dir(path.parent)
 
 
-def write_unsynced(path: Path, data: bytes, mode: int = 0o644) -> None:
-    """Write a staging file without fsync; callers make a batch durable with `sync_tree`."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+def write_unsynced(
+    path: str | Path, data: bytes, mode: int = 0o644, *, dir_fd: int | None = None
+) -> os.stat_result:
+    """Write a staging file without fsync; callers make a batch durable with `sync_tree`.
+
+    Returns the file's fstat after the write (a later rename keeps its size and mtime).
+    The mode is given at create time and fixed only when the umask took bits away."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, mode, dir_fd=dir_fd)
     try:
-        os.write(fd, data)
-        os.fchmod(fd, mode)
+        write_all(fd, data)
+        st = os.fstat(fd)
+        if st.st_mode & 0o7777 != mode:
+            os.fchmod(fd, mode)
     finally:
         os.close(fd)
+    return st
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """`os.write` may write less than asked (signals, quotas): loop until done."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+_SYNCFS: list[Callable[[int], int] | None] = []  # libc's syncfs once looked up
+
+
+def _syncfs() -> Callable[[int], int] | None:
+    """libc's syncfs, resolved from the running process's symbols: `find_library` would
+    run `ldconfig -p` in a subprocess on every call."""
+    if not _SYNCFS:
+        try:
+            import ctypes
+
+            _SYNCFS.append(ctypes.CDLL(None, use_errno=True).syncfs)
+        except (OSError, AttributeError):
+            _SYNCFS.append(None)
+    return _SYNCFS[0]
+
+
+def sync_fd(fd: int) -> None:
+    """Flush everything written on the filesystem of the open file `fd`: one syncfs(2)
+    instead of an fsync per file (thousands of small outputs), falling back to sync(2)."""
+    syncfs = _syncfs()
+    if syncfs is not None and syncfs(fd) == 0:
+        return
+    os.sync()
 
 
 def sync_tree(path: Path) -> None:
-    """Flush everything written on `path`'s filesystem: one syncfs(2) instead of an fsync
-    per file (thousands of small outputs), falling back to sync(2)."""
+    """`sync_fd` for the filesystem holding `path`."""
     try:
-        import ctypes
-        import ctypes.util
-
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        fd = os.open(path, os.O_RDONLY)
-        try:
-            if libc.syncfs(fd) == 0:
-                return
-        finally:
-            os.close(fd)
-    except (OSError, AttributeError):
-        pass
-    os.sync()
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        os.sync()
+        return
+    try:
+        sync_fd(fd)
+    finally:
+        os.close(fd)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from upskill.clients import SELECTABLE_CLIENTS, family, render_target
 from upskill.errors import RenderError
 from upskill.install import catalog as cat
+from upskill.install.fsops import safe_relative
 from upskill.install.hashing import sha256_bytes
 from upskill.install.resolve import Resolved
 from upskill.state.lockfile import Owner
@@ -44,16 +45,6 @@ def clients_for(item_audience: tuple[str, ...] | None, selection: Sequence[str])
     if item_audience is None:
         return chosen
     return tuple(c for c in chosen if family(c) in item_audience)
-
-
-def safe_relative(path: str) -> bool:
-    parts = path.split("/")
-    return (
-        bool(path)
-        and not path.startswith("/")
-        and "\\" not in path
-        and all(p not in ("", ".", "..") for p in parts)
-    )
 
 
 def render_desired(

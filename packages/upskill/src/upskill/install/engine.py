@@ -15,9 +15,9 @@ from upskill.clients import render_target
 from upskill.install import catalog as cat
 from upskill.install.ancillary import ancillary_updaters, read_optional
 from upskill.install.desired import Desired, clients_for, render_desired
-from upskill.install.hashing import tree_hash
-from upskill.install.journal import Remove, Transaction, Write, apply_transaction
-from upskill.install.observe import observe
+from upskill.install.hashing import FileState, tree_hash
+from upskill.install.journal import Remove, Stat, Transaction, Write, apply_transaction
+from upskill.install.observe import Observer
 from upskill.install.plan import Op, Plan, plan_outputs
 from upskill.install.resolve import Resolution, Resolved, ResolveError
 from upskill.install.reuse import GENERATOR, reusable_outputs
@@ -41,6 +41,8 @@ class Outcome:
     removed: tuple[str, ...]  # item keys dropped from the lock
     clients: tuple[str, ...]  # selectable clients written, canonical order
     warnings: tuple[str, ...]
+    # Regular files this plan read (digest, size, mtime): the fast-path state reuses them.
+    seen: Mapping[str, FileState] = dataclasses.field(default_factory=dict)
 
     def transaction(self, current_lock_bytes: bytes | None) -> Transaction:
         writes = [
@@ -88,7 +90,8 @@ def plan_install(
 
     records = {o.path: o for o in lock.outputs}
     owned_by_managed = {p for p, o in records.items() if any(w.item in managed for w in o.owners)}
-    observed = observe(scope.root, owned_by_managed)
+    observer = Observer(scope.root)
+    observed = observer.observe(owned_by_managed)
     hashes = {r.key: tree_hash(r.item.directory) for r in resolution.items}
     reused = {}
     if not force:
@@ -103,7 +106,7 @@ def plan_install(
     # A lockfile with items but no output records was written by upstream upskill (or
     # rewritten by it): files at the paths its items render to are treated as ours.
     legacy = frozenset(k for k in managed if lock_has(lock, k)) if not lock.outputs else frozenset()
-    observed.update(observe(scope.root, set(desired.files) - set(observed)))
+    observed.update(observer.observe(p for p in desired.files if p not in observed))
     plan = plan_outputs(desired.files, managed, records, observed, legacy=legacy, force=force)
     new_items = _item_records(resolution, desired, lock, hashes)
     installed_keys = {i.key for i in new_items}
@@ -123,6 +126,7 @@ def plan_install(
         removed,
         tuple(c for c in ("claude", "copilot", "vscode", "opencode") if c in written),
         resolution.warnings + desired.warnings,
+        observer.files,
     )
 
 
@@ -206,7 +210,8 @@ def plan_remove(scope: Scope, lock: Lockfile, keys: Iterable[str]) -> Outcome:
     managed = frozenset(removing)
     records = {o.path: o for o in lock.outputs}
     owned = {p for p, o in records.items() if any(w.item in managed for w in o.owners)}
-    plan = plan_outputs({}, managed, records, observe(scope.root, owned))
+    observer = Observer(scope.root)
+    plan = plan_outputs({}, managed, records, observer.observe(owned))
     items = []
     for item in lock.items:
         if item.key in managed:
@@ -228,11 +233,12 @@ def plan_remove(scope: Scope, lock: Lockfile, keys: Iterable[str]) -> Outcome:
             "this lockfile has no output records (written by another upskill): the removed "
             "items' files were left in place; run `upskill update` before `remove` to adopt them",
         )
-    return Outcome(plan, new_lock, (), (), tuple(sorted(managed)), (), warnings)
+    return Outcome(plan, new_lock, (), (), tuple(sorted(managed)), (), warnings, observer.files)
 
 
-def commit_outcome(scope: Scope, outcome: Outcome) -> None:
-    apply_transaction(
+def commit_outcome(scope: Scope, outcome: Outcome) -> dict[str, Stat]:
+    """Apply the outcome; (size, mtime_ns) of every file written, by relative path."""
+    return apply_transaction(
         scope.root, scope.lockfile, outcome.transaction(read_optional(scope.lockfile))
     )
 

@@ -45,18 +45,39 @@ def fingerprint_of(fetched: Fetched) -> str:
 
 
 def local_signature(root: Path) -> str:
-    """Cheap change detector for a local source: paths, sizes and mtimes."""
+    """Cheap change detector for a local source: paths, sizes and mtimes.
+
+    The same digest as walking with `os.walk` (files of a directory in name order, then
+    its subdirectories in name order, `.git` skipped, symlinked directories not
+    entered), with one `lstat` per file and none per directory."""
     digest = hashlib.sha256()
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d != ".git")
-        for name in sorted(filenames):
-            full = f"{dirpath}/{name}"
-            try:
-                st = os.lstat(full)
-            except OSError:
-                continue
-            digest.update(f"{full}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_mode}\n".encode())
+    _sign(str(root), digest)
     return digest.hexdigest()
+
+
+def _sign(directory: str, digest: Any) -> None:
+    try:
+        with os.scandir(directory) as it:
+            entries = sorted(it, key=lambda e: e.name)
+    except OSError:
+        return
+    subdirs = []
+    for entry in entries:
+        try:
+            is_dir = entry.is_dir()
+        except OSError:
+            is_dir = False
+        if is_dir:
+            if entry.name != ".git" and not entry.is_symlink():
+                subdirs.append(entry.path)
+            continue
+        try:
+            st = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        digest.update(f"{entry.path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_mode}\n".encode())
+    for path in subdirs:
+        _sign(path, digest)
 
 
 def output_stats(root: Path, paths: Iterable[str]) -> dict[str, list[int]] | None:
@@ -76,19 +97,17 @@ def snapshot(
     lock_bytes: bytes,
     config_paths: Iterable[Path],
     fingerprints: Mapping[str, str],
-    root: Path,
-    output_paths: Iterable[str],
-) -> dict[str, Any] | None:
-    outputs = output_stats(root, output_paths)
-    if outputs is None:
-        return None
+    outputs: Mapping[str, list[int]],
+) -> dict[str, Any]:
+    """`outputs`: [size, mtime_ns] of every recorded output, as the run that wrote or
+    verified them saw them (stat data taken before any later edit, so one is noticed)."""
     return {
         "version": STATE_VERSION,
         "upskill": __version__,
         "lock": hashlib.sha256(lock_bytes).hexdigest(),
         "config": [_digest(p) for p in config_paths],
         "sources": dict(sorted(fingerprints.items())),
-        "outputs": outputs,
+        "outputs": dict(outputs),
     }
 
 

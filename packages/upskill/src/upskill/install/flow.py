@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from upskill.install import fastpath
 from upskill.install.ancillary import read_optional
 from upskill.install.engine import Outcome, commit_outcome
 from upskill.install.extensions import HookContext, ResolvedBundle, run_install, run_remove
-from upskill.install.hashing import file_digest
+from upskill.install.hashing import FileState, probe
 from upskill.install.journal import Transaction, apply_transaction
 from upskill.install.resolve import Resolution
 from upskill.install.selection import load_config_paths
@@ -40,8 +40,7 @@ def commit(
     removed_bundles: Sequence[str] = (),
 ) -> tuple[str, ...]:
     """Apply an outcome, let extension hooks update plugins/mcps, save fast-path state."""
-    commit_outcome(session.scope, outcome)
-    messages: tuple[str, ...] = ()
+    written = commit_outcome(session.scope, outcome)
     ctx = hook_context(session, outcome.lock, selection, False)
     hooked = run_remove(ctx, removed_bundles) if removed_bundles else run_install(ctx, bundles)
     if hooked.lock != outcome.lock:
@@ -50,15 +49,24 @@ def commit(
             session.scope.lockfile,
             Transaction((), (), serialise_lockfile(hooked.lock)),
         )
-    messages = hooked.messages
-    save_state(session, hooked.lock)
-    return messages
+    known = dict(outcome.seen)
+    digests = {o.path: o.sha256 for o in outcome.lock.outputs}
+    for path, (size, mtime_ns) in written.items():  # what this run wrote is what it recorded
+        if path in digests:
+            known[path] = FileState(digests[path], size, mtime_ns)
+    save_state(session, hooked.lock, known)
+    return hooked.messages
 
 
-def save_state(session: Session, lock: Lockfile) -> None:
+def save_state(
+    session: Session, lock: Lockfile, known: Mapping[str, FileState] | None = None
+) -> None:
+    """`known`: outputs this run read or wrote, as it saw them; any other recorded output
+    is read now."""
     labels = {i.source for i in lock.items} | {b.source for b in lock.bundles}
     path = state_path(session)
-    if not labels <= set(session.fingerprints) or not _outputs_pristine(session, lock):
+    outputs = _pristine_stats(session, lock, known or {})
+    if not labels <= set(session.fingerprints) or outputs is None:
         # This run did not see every source, or kept local edits or foreign files that a
         # later update must report again: the fast path may not vouch for this state.
         path.unlink(missing_ok=True)
@@ -68,26 +76,32 @@ def save_state(session: Session, lock: Lockfile) -> None:
         lock_bytes=lock_bytes,
         config_paths=load_config_paths(session.world),
         fingerprints={label: session.fingerprints[label] for label in sorted(labels)},
-        root=session.scope.root,
-        output_paths=[o.path for o in lock.outputs],
+        outputs=outputs,
     )
-    if state is not None:
-        fastpath.save(path, state)
+    fastpath.save(path, state)
 
 
-def _outputs_pristine(session: Session, lock: Lockfile) -> bool:
-    """Every output recorded and on disk as written (no kept edits, no foreign files)."""
+def _pristine_stats(
+    session: Session, lock: Lockfile, known: Mapping[str, FileState]
+) -> dict[str, list[int]] | None:
+    """(size, mtime_ns) of every recorded output when each is on disk as recorded (no kept
+    edits, no foreign files); None otherwise."""
     owned: dict[str, int] = {}
     for record in lock.outputs:
         for item in {o.item for o in record.owners}:
             owned[item] = owned.get(item, 0) + 1
     if any(i.files is not None and i.files != owned.get(i.key, 0) for i in lock.items):
-        return False
+        return None
+    stats: dict[str, list[int]] = {}
+    base = f"{session.scope.root}/"
     for record in lock.outputs:
-        seen = file_digest(session.scope.root / record.path)
-        if seen is None or seen[0] != record.sha256:
-            return False
-    return True
+        seen = known.get(record.path)
+        if seen is None or seen.sha256 != record.sha256:
+            seen = probe(base + record.path)
+            if seen is None or seen.sha256 != record.sha256:
+                return None
+        stats[record.path] = [seen.size, seen.mtime_ns]
+    return stats
 
 
 def state_path(session: Session) -> Path:

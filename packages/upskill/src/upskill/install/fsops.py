@@ -1,4 +1,4 @@
-"""Filesystem primitives for apply: contained paths, atomic writes, fault injection.
+"""Filesystem primitives for apply: contained paths, staged files, fault injection.
 
 Every mutation counts toward `UPSKILL_FAULT_AFTER_WRITES` (a documented test
 seam): after N mutations the process SIGKILLs itself, so tests can prove that
@@ -7,8 +7,11 @@ the journal completes any interrupted run.
 
 from __future__ import annotations
 
+import enum
+import errno
 import os
 import signal
+import stat
 from pathlib import Path
 
 from upskill import fsio
@@ -37,22 +40,106 @@ class _FaultCounter:
 FAULTS = _FaultCounter()
 
 
-def contained(root: Path, rel: str, checked: set[str] | None = None) -> Path:
-    """`root/rel`, refusing any existing component that is a symlink.
+def safe_relative(path: str) -> bool:
+    """A POSIX path that stays below the directory it is relative to."""
+    parts = path.split("/")
+    return (
+        bool(path)
+        and not path.startswith("/")
+        and "\\" not in path
+        and all(p not in ("", ".", "..") for p in parts)
+    )
 
-    `checked` remembers directories already validated in this transaction."""
-    parts = rel.split("/")
-    for depth in range(1, len(parts)):
-        prefix = "/".join(parts[:depth])
-        if checked is not None and prefix in checked:
-            continue
-        current = root / prefix
-        if current.is_symlink():
-            raise UnsafePath("refusing to write through a symlinked directory", path=current)
-        if current.exists() and not current.is_dir():
-            raise UnsafePath("a file is in the way of an output directory", path=current)
-        if checked is not None:
-            checked.add(prefix)
+
+class DirKind(enum.Enum):
+    DIR = "dir"
+    ABSENT = "absent"
+    SYMLINK = "symlink"
+    FILE = "file"  # something other than a directory is in the way
+
+
+class ScopeDirs:
+    """What each directory on the way to an output is, learnt once per run.
+
+    Each directory prefix below the root is examined with one `lstat` and
+    remembered; below a missing directory, a symlink or a file nothing more is
+    examined (a cold install into an empty project costs one `lstat` per
+    top-level directory). `make_parent` creates missing directories top-down,
+    each once. With `root_fd`, paths are resolved from the open root (one short
+    kernel path walk instead of one from `/`)."""
+
+    def __init__(self, root: Path, root_fd: int | None = None) -> None:
+        self.root = root
+        self._fd = root_fd
+        self._base = f"{root}/"
+        # prefix -> (kind, the prefix that decided it: itself or the ancestor in the way)
+        self._known: dict[str, tuple[DirKind, str]] = {"": (DirKind.DIR, "")}
+        self._made: set[str] = set()  # created by this run: empty but for what it added
+
+    def kind(self, directory: str) -> tuple[DirKind, str]:
+        known = self._known.get(directory)
+        if known is None:
+            above = directory.rpartition("/")[0]
+            parent = self.kind(above)
+            if parent[0] is not DirKind.DIR:
+                known = parent
+            elif above in self._made:  # nothing else creates entries in our new directory;
+                known = (DirKind.ABSENT, directory)  # if something did, mkdir re-examines
+            else:
+                known = self._lstat(directory)
+            self._known[directory] = known
+        return known
+
+    def _lstat(self, directory: str) -> tuple[DirKind, str]:
+        try:
+            if self._fd is not None:
+                mode = os.lstat(directory, dir_fd=self._fd).st_mode
+            else:
+                mode = os.lstat(self._base + directory).st_mode
+        except (FileNotFoundError, NotADirectoryError):
+            return DirKind.ABSENT, directory
+        if stat.S_ISDIR(mode):
+            return DirKind.DIR, directory
+        return (DirKind.SYMLINK if stat.S_ISLNK(mode) else DirKind.FILE), directory
+
+    def check_parent(self, rel: str) -> bool:
+        """Whether the parent directory of `rel` exists; raises UnsafePath when one of its
+        components is a symlink or a file."""
+        return self._safe(*self.kind(rel.rpartition("/")[0]))
+
+    def _safe(self, kind: DirKind, where: str) -> bool:
+        if kind is DirKind.SYMLINK:
+            raise UnsafePath(
+                "refusing to write through a symlinked directory", path=self.root / where
+            )
+        if kind is DirKind.FILE:
+            raise UnsafePath("a file is in the way of an output directory", path=self.root / where)
+        return kind is DirKind.DIR
+
+    def make_parent(self, rel: str) -> None:
+        if not self.check_parent(rel):
+            self._make(rel.rpartition("/")[0])
+
+    def _make(self, directory: str) -> None:
+        parent = directory.rpartition("/")[0]
+        if self.kind(parent)[0] is not DirKind.DIR:
+            self._make(parent)
+        try:
+            if self._fd is not None:
+                os.mkdir(directory, dir_fd=self._fd)
+            else:
+                Path(self._base + directory).mkdir()
+        except FileExistsError:  # appeared since it was examined: examine it again
+            self._known[directory] = self._lstat(directory)
+            self._safe(*self._known[directory])
+            return
+        self._known[directory] = (DirKind.DIR, directory)
+        self._made.add(directory)
+
+
+def contained(root: Path, rel: str, dirs: ScopeDirs | None = None) -> Path:
+    """`root/rel`, refusing any existing parent component that is a symlink or a file."""
+    (dirs or ScopeDirs(root)).check_parent(rel)
     return root / rel
 
 
@@ -62,20 +149,40 @@ def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
     FAULTS.tick()
 
 
-def move_into_place(staged: Path, target: Path, made: set[Path] | None = None) -> None:
-    if made is None or target.parent not in made:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if made is not None:
-            made.add(target.parent)
+def open_dir(path: Path) -> int:
+    return os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+
+
+def move_staged(
+    staging_fd: int, name: str, target: Path, *, rel: str | None = None, root_fd: int | None = None
+) -> bool:
+    """Rename staged file `name` over `target` (given as `rel` to `root_fd` when known),
+    whose directory exists. False when the staged file is gone: a replay after the move."""
     try:
-        staged.replace(target)
+        if rel is not None and root_fd is not None:
+            os.rename(name, rel, src_dir_fd=staging_fd, dst_dir_fd=root_fd)
+        else:
+            os.rename(name, target, src_dir_fd=staging_fd)
+    except FileNotFoundError:
+        try:
+            os.lstat(name, dir_fd=staging_fd)
+        except FileNotFoundError:
+            return False
+        raise
     except OSError as exc:
-        if exc.errno != 18:  # EXDEV: staging and target on different filesystems
+        if exc.errno != errno.EXDEV:  # staging and target on different filesystems
             raise
-        atomic_write(target, staged.read_bytes(), staged.stat().st_mode & 0o7777)
-        staged.unlink()
-        return
-    FAULTS.tick()  # durability: the journal's final sync_tree, or replay after a crash
+        fd = os.open(name, os.O_RDONLY | os.O_CLOEXEC, dir_fd=staging_fd)
+        try:
+            mode = stat.S_IMODE(os.fstat(fd).st_mode)
+            data = b"".join(iter(lambda: os.read(fd, 1 << 16), b""))
+        finally:
+            os.close(fd)
+        atomic_write(target, data, mode)
+        os.unlink(name, dir_fd=staging_fd)
+        return True
+    FAULTS.tick()  # durability: the journal's final sync, or replay after a crash
+    return True
 
 
 def remove_file(target: Path, root: Path) -> None:

@@ -11,20 +11,25 @@ killed after it is rolled forward by `recover` on the next run.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 from upskill.errors import UpskillError
-from upskill.fsio import sync_tree, write_unsynced
+from upskill.fsio import sync_fd, write_unsynced
 from upskill.install.fsops import (
     FAULTS,
+    ScopeDirs,
     atomic_write,
-    contained,
-    move_into_place,
+    move_staged,
+    open_dir,
     remove_file,
+    safe_relative,
 )
 from upskill.install.hashing import file_digest
+
+Stat = tuple[int, int]  # (size, mtime_ns)
 
 STATE_DIR = ".upskill"
 JOURNAL = "journal.json"
@@ -63,32 +68,51 @@ def state_dir(root: Path) -> Path:
     return root / STATE_DIR
 
 
-def apply_transaction(root: Path, lockfile: Path, txn: Transaction) -> None:
+def apply_transaction(root: Path, lockfile: Path, txn: Transaction) -> dict[str, Stat]:
+    """Stage, commit and roll forward `txn`. Returns (size, mtime_ns) of each written
+    path as fstat saw it when staged (the rename keeps both): the fast-path state needs
+    no second look at files this run wrote."""
     if txn.empty:
-        return
-    checked: set[str] = set()
+        return {}
+    dirs = ScopeDirs(root)
     for w in txn.writes:  # validate containment before touching anything
-        contained(root, w.path, checked)
-    state = state_dir(root)
-    staging = state / STAGING
-    if staging.exists():
-        shutil.rmtree(staging)
-    staging.mkdir(parents=True)
+        dirs.check_parent(w.path)
+    staging = _fresh_staging(root)
     ops: list[dict[str, object]] = []
-    for index, w in enumerate(txn.writes):
-        write_unsynced(staging / str(index), w.data, w.mode)
-        FAULTS.tick()
-        ops.append({"op": "write", "path": w.path, "staged": str(index)})
-    for r in txn.removes:
-        ops.append({"op": "remove", "path": r.path, "sha256": r.expected})
+    written: dict[str, Stat] = {}
     record: dict[str, object] = {"version": 1, "ops": ops, "lockfile": None}
-    if txn.lockfile is not None:
-        write_unsynced(staging / "lockfile", txn.lockfile)
-        FAULTS.tick()
-        record["lockfile"] = "lockfile"
-    sync_tree(staging)  # every staged byte is durable before the commit point
-    atomic_write(state / JOURNAL, json.dumps(record, indent=1).encode())
+    staging_fd = open_dir(staging)
+    try:
+        for index, w in enumerate(txn.writes):
+            st = write_unsynced(str(index), w.data, w.mode, dir_fd=staging_fd)
+            FAULTS.tick()
+            written[w.path] = (st.st_size, st.st_mtime_ns)
+            ops.append({"op": "write", "path": w.path, "staged": str(index)})
+        for r in txn.removes:
+            ops.append({"op": "remove", "path": r.path, "sha256": r.expected})
+        if txn.lockfile is not None:
+            write_unsynced("lockfile", txn.lockfile, dir_fd=staging_fd)
+            FAULTS.tick()
+            record["lockfile"] = "lockfile"
+        sync_fd(staging_fd)  # every staged byte is durable before the commit point
+    finally:
+        os.close(staging_fd)
+    atomic_write(state_dir(root) / JOURNAL, json.dumps(record, indent=1).encode())
     _roll_forward(root, lockfile, record)
+    return written
+
+
+def _fresh_staging(root: Path) -> Path:
+    """An empty `.upskill/txn/`; leftovers of a run killed before its commit point go."""
+    staging = state_dir(root) / STAGING
+    try:
+        staging.mkdir()
+    except FileExistsError:
+        shutil.rmtree(staging)
+        staging.mkdir()
+    except FileNotFoundError:
+        staging.mkdir(parents=True)
+    return staging
 
 
 def recover(root: Path, lockfile: Path) -> bool:
@@ -115,23 +139,43 @@ def _roll_forward(root: Path, lockfile: Path, record: dict[str, object]) -> None
     staging = state_dir(root) / STAGING
     ops = record["ops"]
     assert isinstance(ops, list)
-    checked: set[str] = set()
-    made: set[Path] = set()
     for op in ops:
-        path = contained(root, str(op["path"]), checked)
-        if op["op"] == "write":
-            staged = staging / str(op["staged"])
-            if staged.exists():  # else: already moved into place before the crash
-                move_into_place(staged, path, made)
-        elif op["op"] == "remove":
-            seen = file_digest(path)
-            if seen is not None and seen[0] == op["sha256"]:
-                remove_file(path, root)
-    if record.get("lockfile"):
-        staged_lock = staging / str(record["lockfile"])
-        if staged_lock.exists():
-            move_into_place(staged_lock, lockfile)
-    sync_tree(root)  # the renames are durable before the journal goes
+        if type(op) is not dict or not safe_relative(str(op.get("path"))):
+            raise JournalError(
+                f"cannot replay interrupted run: bad operation {op!r}",
+                path=state_dir(root) / JOURNAL,
+            )
+    root_fd = open_dir(root)
+    try:
+        staging_fd = open_dir(staging)
+    except FileNotFoundError:  # nothing staged is left: every write was moved
+        staging_fd = None
+    try:
+        dirs = ScopeDirs(root, root_fd)
+        for op in ops:
+            rel = str(op["path"])
+            if op["op"] == "write":
+                dirs.check_parent(rel)
+                if staging_fd is not None:
+                    dirs.make_parent(rel)
+                    move_staged(staging_fd, str(op["staged"]), root / rel, rel=rel, root_fd=root_fd)
+            elif op["op"] == "remove":
+                dirs.check_parent(rel)
+                seen = file_digest(root / rel)
+                if seen is not None and seen[0] == op["sha256"]:
+                    remove_file(root / rel, root)
+        if record.get("lockfile") and staging_fd is not None:
+            move_staged(staging_fd, str(record["lockfile"]), lockfile)
+        sync_fd(root_fd)  # the renames are durable before the journal goes
+    finally:
+        if staging_fd is not None:
+            os.close(staging_fd)
+        os.close(root_fd)
     (state_dir(root) / JOURNAL).unlink(missing_ok=True)
     FAULTS.tick()
-    shutil.rmtree(staging, ignore_errors=True)
+    try:
+        staging.rmdir()  # empty after a complete roll-forward
+    except FileNotFoundError:
+        pass
+    except OSError:
+        shutil.rmtree(staging, ignore_errors=True)

@@ -1,30 +1,49 @@
-"""Observe the disk for the paths a plan is about (read-only)."""
+"""Observe the disk for the paths a plan is about (read-only).
+
+Each directory on the way is examined once (`ScopeDirs`), and nothing below a
+missing one: a cold install into an empty project observes 1,200 outputs with
+three `lstat`s. Files are read with one open/fstat/read/close each, and their
+stat data is kept so the fast-path state needs no second look at them.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
 
-from upskill.install.hashing import file_digest
+from upskill.install.fsops import DirKind, ScopeDirs
+from upskill.install.hashing import NOT_REGULAR, FileState, probe
 from upskill.install.plan import Observation
 
 # Never equal to a real digest: a symlink (or a path through one) is never ours.
 FOREIGN = ("symlink", -1)
 
 
-def observe(root: Path, paths: Iterable[str]) -> dict[str, Observation]:
-    seen: dict[str, Observation] = {}
-    for rel in paths:
-        seen[rel] = _observe_one(root, rel)
-    return seen
+class Observer:
+    """One run's read-only view of the scope tree."""
 
+    def __init__(self, root: Path) -> None:
+        self._base = f"{root}/"
+        self._dirs = ScopeDirs(root)
+        self.files: dict[str, FileState] = {}  # regular files read, by relative path
 
-def _observe_one(root: Path, rel: str) -> Observation:
-    current = root
-    for part in rel.split("/"):
-        current = current / part
-        if current.is_symlink():
+    def observe(self, paths: Iterable[str]) -> dict[str, Observation]:
+        return {rel: self._one(rel) for rel in paths}
+
+    def _one(self, rel: str) -> Observation:
+        kind = self._dirs.kind(rel.rpartition("/")[0])[0]
+        if kind is DirKind.SYMLINK:
             return FOREIGN
-    if current.is_dir():
-        return FOREIGN
-    return file_digest(current)
+        if kind is not DirKind.DIR:
+            return None
+        seen = probe(self._base + rel)
+        if seen is None:
+            return None
+        if seen is NOT_REGULAR:
+            return FOREIGN
+        self.files[rel] = seen
+        return seen.sha256, seen.size
+
+
+def observe(root: Path, paths: Iterable[str]) -> dict[str, Observation]:
+    return Observer(root).observe(paths)
