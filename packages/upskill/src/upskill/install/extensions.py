@@ -72,6 +72,9 @@ class HookOutcome:
 
 
 def run_install(ctx: HookContext, bundles: Sequence[ResolvedBundle]) -> HookOutcome:
+    """Hooks act on the bundles of a run: without any, none is loaded or called."""
+    if not bundles:
+        return HookOutcome(ctx.lock)
     return _fold(ctx, lambda hook, c: hook.install(c, bundles))
 
 

@@ -6,12 +6,15 @@ from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from upskill.errors import UpskillError
 from upskill.sources.cachedir import cache_dir
-from upskill.sources.git import Checkout, GitCache, Runner, default_runner
 from upskill.sources.local import Fetched, SourceNotFound, local_fetched
 from upskill.sources.spec import SourceSpec
+
+if TYPE_CHECKING:  # the git machinery (subprocess, tarfile) loads only for git sources
+    from upskill.sources.git import Checkout, GitCache, Runner
 
 GITHUB_BASE_ENV = "UPSKILL_GITHUB_BASE"
 
@@ -39,12 +42,13 @@ class Fetcher:
     ) -> dict[SourceSpec, Fetched | UpskillError]:
         """Fetch distinct sources (git ones in parallel threads); failures are returned."""
         unique = list(dict.fromkeys(specs))
-        cache = GitCache(cache_dir(self.env, self.home) / "git", self._runner())
+        git_specs = [s for s in unique if s.is_git]
+        cache = self._cache() if git_specs else None
         base = self.env.get(GITHUB_BASE_ENV, "https://github.com")
 
         def one(spec: SourceSpec) -> Fetched | UpskillError:
             try:
-                if not spec.is_git:
+                if cache is None or not spec.is_git:
                     return local_fetched(spec)
                 if on_fetch is not None:
                     on_fetch(spec)
@@ -52,7 +56,6 @@ class Fetcher:
             except UpskillError as exc:
                 return exc
 
-        git_specs = [s for s in unique if s.is_git]
         results = {s: one(s) for s in unique if not s.is_git}
         if git_specs:
             # Same repository, different refs: serialised by the cache's own lock.
@@ -60,8 +63,11 @@ class Fetcher:
                 results.update(zip(git_specs, pool.map(one, git_specs), strict=True))
         return {spec: results[spec] for spec in unique}
 
-    def _runner(self) -> Runner:
-        return self.runner if self.runner is not None else default_runner(self.env)
+    def _cache(self) -> GitCache:
+        from upskill.sources.git import GitCache, default_runner
+
+        runner = self.runner if self.runner is not None else default_runner(self.env)
+        return GitCache(cache_dir(self.env, self.home) / "git", runner)
 
 
 def git_fetched(spec: SourceSpec, checkout: Checkout) -> Fetched:
