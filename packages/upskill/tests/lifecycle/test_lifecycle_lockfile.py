@@ -16,6 +16,7 @@ from upskill.state.lockfile import (
     LockfileError,
     OutputRecord,
     Owner,
+    lockfile_to_json,
     parse_lockfile,
     serialise_lockfile,
 )
@@ -203,3 +204,37 @@ def test_serialise_parse_round_trip(items, outputs):
     again = parse_lockfile(data, Path("l.json"))
     assert again == lock
     assert serialise_lockfile(again) == data
+
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=100)
+@given(
+    items=st.lists(_items, max_size=4, unique_by=lambda i: (i.kind, i.name)),
+    outputs=st.lists(_outputs, max_size=4, unique_by=lambda o: o.path),
+    paths=st.lists(st.text(min_size=1, max_size=6), max_size=2),
+    extra=st.dictionaries(st.sampled_from(["zz", "outputs", "ünï"]), _json_values, max_size=2),
+    plugins=st.lists(st.dictionaries(st.text(max_size=4), _json_values, max_size=2), max_size=2),
+)
+def test_serialised_bytes_are_exactly_the_indented_json_dump(items, outputs, paths, extra, plugins):
+    """The templated `outputs` layout must never drift from `json.dumps(indent=2)`:
+    non-ASCII and escaped characters in paths, unknown top-level fields included."""
+    odd = [
+        dataclasses.replace(o, path=f"{o.path}/{p}") for o, p in zip(outputs, paths, strict=False)
+    ]
+    lock = Lockfile(
+        items=tuple(items),
+        outputs=tuple(odd) + tuple(outputs[len(odd) :]),
+        plugins=tuple(plugins),
+        generator="upskill 0.1.0",
+        extra=extra,
+    )
+    reference = json.dumps(lockfile_to_json(lock), indent=2, ensure_ascii=False) + "\n"
+    assert serialise_lockfile(lock) == reference.encode()

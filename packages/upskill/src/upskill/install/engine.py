@@ -105,13 +105,14 @@ def plan_install(
     desired = render_desired(resolution.items, selection_for, reused)
     # A lockfile with items but no output records was written by upstream upskill (or
     # rewritten by it): files at the paths its items render to are treated as ours.
-    legacy = frozenset(k for k in managed if lock_has(lock, k)) if not lock.outputs else frozenset()
+    in_lock = {i.key for i in lock.items}
+    legacy = frozenset(managed & in_lock) if not lock.outputs else frozenset()
     observed.update(observer.observe(p for p in desired.files if p not in observed))
     plan = plan_outputs(desired.files, managed, records, observed, legacy=legacy, force=force)
     new_items = _item_records(resolution, desired, lock, hashes)
     installed_keys = {i.key for i in new_items}
     items = [i for i in lock.items if i.key not in managed] + new_items
-    removed = tuple(sorted(k for k in managed if lock_has(lock, k) and k not in installed_keys))
+    removed = tuple(sorted(k for k in managed & in_lock if k not in installed_keys))
     bundles = _bundle_records(lock, resolution)
     new_lock = dataclasses.replace(
         lock, items=tuple(items), bundles=bundles, outputs=plan.outputs, generator=GENERATOR
@@ -128,10 +129,6 @@ def plan_install(
         resolution.warnings + desired.warnings,
         observer.files,
     )
-
-
-def lock_has(lock: Lockfile, key: str) -> bool:
-    return any(i.key == key for i in lock.items)
 
 
 def _item_records(

@@ -12,7 +12,7 @@ from upskill.install.journal import recover
 from upskill.install.scope import Scope, World
 from upskill.sources.fetch import Fetched, Fetcher
 from upskill.sources.spec import SourceSpec
-from upskill.state.lockfile import Lockfile, read_lockfile
+from upskill.state.lockfile import Lockfile, parse_lockfile, read_lockfile
 
 
 @dataclass
@@ -24,6 +24,7 @@ class Session:
     _catalogs: dict[SourceSpec, SourceCatalog] = field(default_factory=dict)
     fingerprints: dict[str, str] = field(default_factory=dict)  # label -> fast-path fingerprint
     _failed: dict[SourceSpec, UpskillError] = field(default_factory=dict)
+    _lock_cache: tuple[bytes, Lockfile] | None = None
 
     @property
     def fetcher(self) -> Fetcher:
@@ -58,4 +59,14 @@ class Session:
         return recover(self.scope.root, self.scope.lockfile)
 
     def read_lock(self) -> Lockfile:
-        return read_lockfile(self.scope.lockfile)
+        """The lockfile as on disk now; parsed again only when its bytes changed (update reads
+        it before fetching and again under the scope lock)."""
+        try:
+            data = self.scope.lockfile.read_bytes()
+        except FileNotFoundError:
+            return Lockfile()
+        except OSError:
+            return read_lockfile(self.scope.lockfile)  # its error names the file
+        if self._lock_cache is None or self._lock_cache[0] != data:
+            self._lock_cache = (data, parse_lockfile(data, self.scope.lockfile))
+        return self._lock_cache[1]

@@ -10,6 +10,7 @@ owner. See docs/upskill/lifecycle.md.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -103,10 +104,15 @@ class Lockfile:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def item(self, kind: str, name: str) -> ItemRecord | None:
+        return self._index.get((kind, name))
+
+    @functools.cached_property
+    def _index(self) -> dict[tuple[str, str], ItemRecord]:
+        """(kind, name) -> the first such record: `item` is asked once per resolved item."""
+        index: dict[tuple[str, str], ItemRecord] = {}
         for record in self.items:
-            if record.kind == kind and record.name == name:
-                return record
-        return None
+            index.setdefault((record.kind, record.name), record)
+        return index
 
     def normalised(self) -> Lockfile:
         """Canonical ordering, so writes are deterministic."""
@@ -339,5 +345,34 @@ def lockfile_to_json(lock: Lockfile) -> dict[str, Any]:
 
 
 def serialise_lockfile(lock: Lockfile) -> bytes:
-    """Pretty JSON (2 spaces) plus newline, as upstream writes it."""
-    return (json.dumps(lockfile_to_json(lock), indent=2, ensure_ascii=False) + "\n").encode()
+    """Pretty JSON (2 spaces) plus newline, as upstream writes it.
+
+    Byte for byte `json.dumps(lockfile_to_json(lock), indent=2, ensure_ascii=False)`: the
+    `outputs` records (thousands, one fixed shape) are laid out by a template, because
+    `json` drops to its pure-Python encoder whenever it indents."""
+    doc = lockfile_to_json(lock)
+    members = []
+    for key, value in doc.items():
+        if key == "outputs" and "outputs" not in lock.extra:
+            text = _outputs_text(value)
+        else:
+            text = json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n  ")
+        members.append(f"  {_string(key)}: {text}")
+    return ("{\n" + ",\n".join(members) + "\n}\n").encode()
+
+
+_string = json.encoder.encode_basestring  # what `ensure_ascii=False` emits for a str
+
+
+def _outputs_text(outputs: list[dict[str, Any]]) -> str:
+    records = []
+    for o in outputs:
+        owners = ",\n".join(f"        {_string(w)}" for w in o["owners"])
+        owners_text = f"[\n{owners}\n      ]" if owners else "[]"
+        records.append(
+            f'    {{\n      "path": {_string(o["path"])},\n'
+            f'      "sha256": {_string(o["sha256"])},\n'
+            f'      "size": {int.__repr__(o["size"])},\n'
+            f'      "owners": {owners_text}\n    }}'
+        )
+    return "[\n" + ",\n".join(records) + "\n  ]" if records else "[]"
