@@ -29,30 +29,24 @@ from upskill.install.journal import (
 from upskill.install.observe import FOREIGN, Observer
 
 
-def _count_lstat(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+def _spy(monkeypatch: pytest.MonkeyPatch, name: str) -> list[str]:
+    """Record the paths `fsops` passes to `os.<name>`."""
     calls: list[str] = []
-    real = os.lstat
+    real = getattr(os, name)
 
     def spy(path, *args, **kw):  # type: ignore[no-untyped-def]
         calls.append(str(path))
         return real(path, *args, **kw)
 
-    monkeypatch.setattr(fsops.os, "lstat", spy)
+    monkeypatch.setattr(fsops.os, name, spy)
     return calls
 
 
 def test_missing_tree_costs_one_lstat_and_each_directory_is_made_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    calls = _count_lstat(monkeypatch)
-    made: list[str] = []
-    real_mkdir = os.mkdir
-
-    def mkdir_spy(path, *args, **kw):  # type: ignore[no-untyped-def]
-        made.append(str(path))
-        return real_mkdir(path, *args, **kw)
-
-    monkeypatch.setattr(fsops.os, "mkdir", mkdir_spy)
+    calls = _spy(monkeypatch, "lstat")
+    made = _spy(monkeypatch, "mkdir")
     fd = os.open(tmp_path, os.O_RDONLY)
     try:
         dirs = ScopeDirs(tmp_path, fd)
@@ -74,7 +68,7 @@ def test_existing_directories_are_examined_once_each(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (tmp_path / ".github/instructions").mkdir(parents=True)
-    calls = _count_lstat(monkeypatch)
+    calls = _spy(monkeypatch, "lstat")
     dirs = ScopeDirs(tmp_path)
     for i in range(20):
         assert dirs.check_parent(f".github/instructions/r{i}.md") is True
