@@ -257,3 +257,23 @@ def test_saved_state_holds_the_stat_data_of_every_output(cli, project, registry)
     assert state["outputs"] == expected
     out = cli.ok("update", cwd=project)
     assert out.stderr == "Already up to date.\n"
+
+
+def test_replay_does_not_recreate_directories_of_files_already_moved(tmp_path: Path) -> None:
+    """A run killed after moving `gone/dir/a.md`; the user then deleted `gone/`."""
+    state = tmp_path / ".upskill"
+    (state / "txn").mkdir(parents=True)
+    (state / "txn" / "1").write_bytes(b"b\n")
+    journal = {
+        "version": 1,
+        "ops": [
+            {"op": "write", "path": "gone/dir/a.md", "staged": "0"},
+            {"op": "write", "path": "kept/b.md", "staged": "1"},
+        ],
+        "lockfile": None,
+    }
+    (state / "journal.json").write_text(json.dumps(journal))
+    assert recover(tmp_path, tmp_path / ".upskill-lock.json") is True
+    assert not (tmp_path / "gone").exists()
+    assert (tmp_path / "kept/b.md").read_bytes() == b"b\n"
+    assert sorted(p.name for p in state.iterdir()) == []

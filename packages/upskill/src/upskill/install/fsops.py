@@ -149,6 +149,14 @@ def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
     FAULTS.tick()
 
 
+def exists_at(name: str, dir_fd: int) -> bool:
+    try:
+        os.lstat(name, dir_fd=dir_fd)
+    except FileNotFoundError:
+        return False
+    return True
+
+
 def open_dir(path: Path) -> int:
     return os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
 
@@ -164,9 +172,7 @@ def move_staged(
         else:
             os.rename(name, target, src_dir_fd=staging_fd)
     except FileNotFoundError:
-        try:
-            os.lstat(name, dir_fd=staging_fd)
-        except FileNotFoundError:
+        if not exists_at(name, staging_fd):
             return False
         raise
     except OSError as exc:

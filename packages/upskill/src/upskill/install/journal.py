@@ -22,6 +22,7 @@ from upskill.install.fsops import (
     FAULTS,
     ScopeDirs,
     atomic_write,
+    exists_at,
     move_staged,
     open_dir,
     remove_file,
@@ -98,7 +99,7 @@ def apply_transaction(root: Path, lockfile: Path, txn: Transaction) -> dict[str,
     finally:
         os.close(staging_fd)
     atomic_write(state_dir(root) / JOURNAL, json.dumps(record, indent=1).encode())
-    _roll_forward(root, lockfile, record)
+    _roll_forward(root, lockfile, record, replay=False)
     return written
 
 
@@ -131,11 +132,13 @@ def recover(root: Path, lockfile: Path) -> bool:
             raise ValueError("not a journal object")
     except ValueError as exc:
         raise JournalError(f"cannot replay interrupted run: {exc}", path=journal) from exc
-    _roll_forward(root, lockfile, record)
+    _roll_forward(root, lockfile, record, replay=True)
     return True
 
 
-def _roll_forward(root: Path, lockfile: Path, record: dict[str, object]) -> None:
+def _roll_forward(root: Path, lockfile: Path, record: dict[str, object], *, replay: bool) -> None:
+    """`replay`: completing a killed run, whose staged files may already be in place (their
+    directories are then not recreated, in case the user removed them since)."""
     staging = state_dir(root) / STAGING
     ops = record["ops"]
     assert isinstance(ops, list)
@@ -156,9 +159,11 @@ def _roll_forward(root: Path, lockfile: Path, record: dict[str, object]) -> None
             rel = str(op["path"])
             if op["op"] == "write":
                 dirs.check_parent(rel)
-                if staging_fd is not None:
-                    dirs.make_parent(rel)
-                    move_staged(staging_fd, str(op["staged"]), root / rel, rel=rel, root_fd=root_fd)
+                staged = str(op["staged"])
+                if staging_fd is None or (replay and not exists_at(staged, staging_fd)):
+                    continue  # moved into place before the crash
+                dirs.make_parent(rel)
+                move_staged(staging_fd, staged, root / rel, rel=rel, root_fd=root_fd)
             elif op["op"] == "remove":
                 dirs.check_parent(rel)
                 seen = file_digest(root / rel)
