@@ -137,12 +137,6 @@ class ScopeDirs:
         self._made.add(directory)
 
 
-def contained(root: Path, rel: str, dirs: ScopeDirs | None = None) -> Path:
-    """`root/rel`, refusing any existing parent component that is a symlink or a file."""
-    (dirs or ScopeDirs(root)).check_parent(rel)
-    return root / rel
-
-
 def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
     """`upskill.fsio.atomic_write`, counted as one mutation for fault injection."""
     fsio.atomic_write(path, data, mode)
