@@ -113,11 +113,9 @@ def test_example_registry_covers_the_format_features(example_registry):
     assert [d.name for d in co_located] == ["acme-dependency-review"]
 
 
-def test_example_registry_renders_markdownlint_clean(example_registry, tmp_path):
+def test_example_registry_renders_markdownlint_clean(example_registry, tmp_path, markdownlint):
     """Generated output of every example item passes markdownlint (the §7.4 guarantee),
-    with the rule set the render conformance tests pin (MD013 and MD041 off)."""
-    from pymarkdown.api import PyMarkdownApi
-
+    with the project's one markdownlint configuration (tests/conftest.py)."""
     from upskill.clients import RENDER_TARGETS
     from upskill.format import discover
     from upskill.render import render_item
@@ -132,14 +130,4 @@ def test_example_registry_renders_markdownlint_clean(example_registry, tmp_path)
                     target.write_bytes(output.data)
                     written.append(target)
     assert len(written) > 20
-    api = (
-        PyMarkdownApi()
-        .enable_extension_by_identifier("front-matter")
-        .disable_rule_by_identifier("md041")
-        .disable_rule_by_identifier("md013")
-    )
-    failures = []
-    for path in written:
-        result = api.scan_path(str(path))
-        failures.extend(str(f) for f in result.scan_failures)
-    assert failures == []
+    assert markdownlint(written) == []
