@@ -1,5 +1,6 @@
 """The lazy dispatcher: global flags, usage errors, version fast path."""
 
+import os
 import subprocess
 import sys
 
@@ -44,3 +45,34 @@ def test_every_registered_command_module_exists() -> None:
     for module, _summary in COMMANDS.values():
         mod = importlib.import_module(f"upskill.commands.{module}")
         assert callable(mod.configure) and callable(mod.run)
+
+
+def _module(*args: str, **kwargs: object) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "upskill", *args], check=False, **kwargs)  # type: ignore[call-overload, no-any-return]
+
+
+def test_entry_flushes_buffered_output_before_its_fast_exit() -> None:
+    # stdout is a pipe, so block-buffered: without the flush in `entry` the
+    # skipped interpreter teardown would drop the line.
+    out = _module("--version", capture_output=True)
+    assert (out.returncode, out.stdout, out.stderr) == (0, f"upskill {__version__}\n".encode(), b"")
+
+
+def test_entry_exit_code_of_a_usage_error_survives_the_fast_exit() -> None:
+    out = _module("frobnicate", capture_output=True)
+    assert out.returncode == 2
+    assert b"invalid choice: 'frobnicate'" in out.stderr
+
+
+@pytest.mark.parametrize("unbuffered", ["", "1"])  # the error comes from flush or from write
+def test_entry_reports_a_closed_stdout_quietly_with_cpythons_code(unbuffered: str) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    if unbuffered:
+        env["PYTHONUNBUFFERED"] = unbuffered
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before anything is written
+    try:
+        out = _module("--version", stdout=write_end, stderr=subprocess.PIPE, env=env)
+    finally:
+        os.close(write_end)
+    assert (out.returncode, out.stderr) == (120, b"")

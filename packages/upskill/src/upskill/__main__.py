@@ -1,7 +1,5 @@
 """`python -m upskill` runs the same CLI as the console script."""
 
-import sys
+from upskill.cli import entry
 
-from upskill.cli import main
-
-sys.exit(main())
+entry()
