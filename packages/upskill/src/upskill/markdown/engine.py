@@ -22,19 +22,66 @@ if TYPE_CHECKING:
 # mdformat's default of "1." everywhere. LF line endings always.
 OPTIONS: dict[str, Any] = {"wrap": "keep", "number": True, "end_of_line": "lf"}
 # GitHub-flavoured Markdown: tables, strikethrough, task lists, autolinks.
+# `parser()` replays this set-up itself (it never looks the name up); the
+# name is for `mdformat.text` callers and the build_mdit comparison test.
 EXTENSIONS: tuple[str, ...] = ("gfm",)
 
 
 @functools.cache
 def parser() -> MarkdownIt:
-    from mdformat._util import build_mdit  # pinned mdformat 1.0.x: see docs/upskill/format.md
+    """The parser `mdformat._util.build_mdit(MDRenderer, ..., ("gfm",))` builds.
+
+    `build_mdit` (and mdformat-gfm's own `update_mdit`) look plugins up in
+    `mdformat.plugins.PARSER_EXTENSIONS`, whose first access scans every
+    installed distribution's entry points and imports every mdformat plugin:
+    a noticeable share of a cold `upskill install`. The two plugins needed
+    are known, and mdformat 1.0.0 / mdformat-gfm 1.0.0 are pinned exactly
+    (docs/upskill/format.md), so the same set-up is replayed here with direct
+    imports. tests/test_markdown_engine_build.py checks it against
+    `build_mdit` (options, plugin order, active rules, output bytes); an
+    upgrade of either pin must re-check that test.
+    """
+    from markdown_it import MarkdownIt
     from mdformat.renderer import MDRenderer
 
     from upskill.markdown import fastpath
 
-    md = build_mdit(MDRenderer, mdformat_opts=OPTIONS, extensions=EXTENSIONS)
+    # MDRenderer's `render` takes a token list, not markdown-it's
+    # RendererProtocol signature; build_mdit types the class as Any too.
+    renderer_cls: Any = MDRenderer
+    md = MarkdownIt(renderer_cls=renderer_cls)
+    # What build_mdit sets before loading extensions.
+    md.options["mdformat"] = OPTIONS
+    md.options["store_labels"] = True
+    md.options["parser_extension"] = []
+    _use_gfm(md)
+    md.options["codeformatters"] = {}
     md.options["parser_extension"].append(fastpath)
     return md
+
+
+def _use_gfm(md: MarkdownIt) -> None:
+    """build_mdit's loop for ("gfm",), with gfm's `update_mdit` inlined.
+
+    mdformat-gfm 1.0.0's `update_mdit` reads `PARSER_EXTENSIONS["tables"]`
+    (the scan again), so its body is replayed: autolinks, then the tables
+    plugin (registered after gfm, as build_mdit leaves them), strikethrough,
+    task lists.
+    """
+    # mdformat-gfm ships no type information (no py.typed).
+    from mdformat_gfm import _mdformat_plugin as gfm  # type: ignore[import-untyped]
+    from mdformat_gfm import _tables_plugin as tables
+    from mdformat_gfm._mdit_gfm_autolink_plugin import (  # type: ignore[import-untyped]
+        gfm_autolink_plugin,
+    )
+    from mdit_py_plugins.tasklists import tasklists_plugin
+
+    md.options["parser_extension"].append(gfm)
+    md.use(gfm_autolink_plugin)
+    md.options["parser_extension"].append(tables)
+    tables.update_mdit(md)
+    md.enable("strikethrough")
+    md.use(tasklists_plugin)
 
 
 def parse(text: str) -> tuple[list[Token], MutableMapping[str, Any]]:
