@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from upskill import fsio
-from upskill.install import fsops
+from upskill.install import fsops, journal
 from upskill.install.fastpath import state_file
 from upskill.install.fsops import ScopeDirs, UnsafePath
 from upskill.install.hashing import NOT_REGULAR, file_digest, probe, tree_hash
@@ -277,3 +277,132 @@ def test_replay_does_not_recreate_directories_of_files_already_moved(tmp_path: P
     assert not (tmp_path / "gone").exists()
     assert (tmp_path / "kept/b.md").read_bytes() == b"b\n"
     assert sorted(p.name for p in state.iterdir()) == []
+
+
+def _rename_spy(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Destinations of every rename the journal makes."""
+    calls: list[str] = []
+    real = os.rename
+
+    def spy(src, dst, *args, **kw):  # type: ignore[no-untyped-def]
+        calls.append(str(dst))
+        return real(src, dst, *args, **kw)
+
+    monkeypatch.setattr(journal.os, "rename", spy)
+    monkeypatch.setattr(fsops.os, "rename", spy)
+    return calls
+
+
+def test_new_directories_move_into_place_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / ".upskill").mkdir()
+    (tmp_path / ".claude").mkdir()
+    renames = _rename_spy(monkeypatch)
+    txn = Transaction(
+        (
+            Write(".claude/skills/a/SKILL.md", b"a\n"),
+            Write(".claude/skills/b/SKILL.md", b"b\n", 0o600),
+            Write(".claude/skills/a/references/r.md", b"r\n"),
+            Write(".agents/rules/c/RULE.md", b"c\n"),
+            Write("CLAUDE.md", b"top\n"),
+        ),
+        (),
+        b"{}\n",
+    )
+    written = apply_transaction(tmp_path, tmp_path / ".upskill-lock.json", txn)
+    # one rename per topmost missing directory, one per file in an existing one
+    assert renames == [
+        ".claude/skills",
+        ".agents",
+        "CLAUDE.md",
+        str(tmp_path / ".upskill-lock.json"),
+    ]
+    for w in txn.writes:
+        st_ = os.lstat(tmp_path / w.path)
+        assert (tmp_path / w.path).read_bytes() == w.data
+        assert stat.S_IMODE(st_.st_mode) == w.mode
+        assert written[w.path] == (st_.st_size, st_.st_mtime_ns)
+    assert sorted(p.name for p in (tmp_path / ".upskill").iterdir()) == []
+
+
+def test_a_directory_appearing_before_the_move_is_filled_file_by_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Someone creates `.agents/` (with a file of their own) between staging and the move."""
+    (tmp_path / ".upskill").mkdir()
+    real = journal.atomic_write
+
+    def commit_then_interfere(path: Path, data: bytes, mode: int = 0o644) -> None:
+        real(path, data, mode)
+        (tmp_path / ".agents/skills").mkdir(parents=True)
+        (tmp_path / ".agents/skills/mine.md").write_bytes(b"mine\n")
+
+    monkeypatch.setattr(journal, "atomic_write", commit_then_interfere)
+    txn = Transaction(
+        (Write(".agents/skills/s/SKILL.md", b"s\n"), Write(".agents/rules/r/RULE.md", b"r\n")),
+        (),
+        None,
+    )
+    apply_transaction(tmp_path, tmp_path / ".upskill-lock.json", txn)
+    assert (tmp_path / ".agents/skills/mine.md").read_bytes() == b"mine\n"
+    assert (tmp_path / ".agents/skills/s/SKILL.md").read_bytes() == b"s\n"
+    assert (tmp_path / ".agents/rules/r/RULE.md").read_bytes() == b"r\n"
+    assert sorted(p.name for p in (tmp_path / ".upskill").iterdir()) == []
+
+
+def test_replay_moves_what_is_left_of_a_staged_tree(tmp_path: Path) -> None:
+    """Killed after `.claude` was moved whole, before `.github`."""
+    state = tmp_path / ".upskill"
+    (state / "txn/tree/.github/skills/s").mkdir(parents=True)
+    (state / "txn/tree/.github/skills/s/SKILL.md").write_bytes(b"g\n")
+    (tmp_path / ".claude/skills/s").mkdir(parents=True)
+    (tmp_path / ".claude/skills/s/SKILL.md").write_bytes(b"c\n")
+    ops = [
+        {"op": "write", "path": p, "staged": f"tree/{p}"}
+        for p in (".claude/skills/s/SKILL.md", ".github/skills/s/SKILL.md")
+    ]
+    (state / "journal.json").write_text(json.dumps({"version": 1, "ops": ops, "lockfile": None}))
+    assert recover(tmp_path, tmp_path / ".upskill-lock.json") is True
+    assert (tmp_path / ".claude/skills/s/SKILL.md").read_bytes() == b"c\n"
+    assert (tmp_path / ".github/skills/s/SKILL.md").read_bytes() == b"g\n"
+    assert sorted(p.name for p in state.iterdir()) == []
+
+
+@pytest.mark.parametrize("staged", ["../../escaped", "tree/other.md", "tree/../x.md", "/abs"])
+def test_a_journal_naming_a_file_outside_its_staging_is_refused(
+    tmp_path: Path, staged: str
+) -> None:
+    state = tmp_path / ".upskill"
+    (state / "txn").mkdir(parents=True)
+    ops = [{"op": "write", "path": "x.md", "staged": staged}]
+    (state / "journal.json").write_text(json.dumps({"version": 1, "ops": ops, "lockfile": None}))
+    with pytest.raises(JournalError, match="bad operation"):
+        recover(tmp_path, tmp_path / ".upskill-lock.json")
+    assert not (tmp_path / "x.md").exists()
+
+
+def test_a_directory_appearing_at_the_move_is_filled_file_by_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`.agents/` appears in the instant between its examination and the rename."""
+    (tmp_path / ".upskill").mkdir()
+    real = os.rename
+
+    def racing_rename(src, dst, *args, **kw):  # type: ignore[no-untyped-def]
+        if dst == ".agents" and not (tmp_path / ".agents").exists():
+            (tmp_path / ".agents").mkdir()
+            (tmp_path / ".agents/mine.md").write_bytes(b"mine\n")
+        return real(src, dst, *args, **kw)
+
+    monkeypatch.setattr(journal.os, "rename", racing_rename)
+    txn = Transaction(
+        (Write(".agents/skills/s/SKILL.md", b"s\n"), Write(".agents/rules/r/RULE.md", b"r\n")),
+        (),
+        None,
+    )
+    apply_transaction(tmp_path, tmp_path / ".upskill-lock.json", txn)
+    assert (tmp_path / ".agents/mine.md").read_bytes() == b"mine\n"
+    assert (tmp_path / ".agents/skills/s/SKILL.md").read_bytes() == b"s\n"
+    assert (tmp_path / ".agents/rules/r/RULE.md").read_bytes() == b"r\n"
+    assert sorted(p.name for p in (tmp_path / ".upskill").iterdir()) == []

@@ -78,6 +78,8 @@ class ScopeDirs:
 
     def kind(self, directory: str) -> tuple[DirKind, str]:
         known = self._known.get(directory)
+        if known is not None and known[1] != directory and self._known.get(known[1]) != known:
+            known = None  # the ancestor it was concluded from has changed since
         if known is None:
             above = directory.rpartition("/")[0]
             parent = self.kind(above)
@@ -115,6 +117,14 @@ class ScopeDirs:
         if kind is DirKind.FILE:
             raise UnsafePath("a file is in the way of an output directory", path=self.root / where)
         return kind is DirKind.DIR
+
+    def moved_in(self, directory: str) -> None:
+        """`directory` was renamed into place whole: it exists, with whatever it holds."""
+        self._known[directory] = (DirKind.DIR, directory)
+
+    def forget(self, directory: str) -> None:
+        """Examine `directory` (and what was concluded from it) again."""
+        self._known.pop(directory, None)
 
     def make_parent(self, rel: str) -> None:
         if not self.check_parent(rel):

@@ -6,10 +6,18 @@ Phase 3 renames staged files into place and unlinks removals (each step is
 idempotent), then the lockfile, then drops the journal. A run killed before
 the commit point leaves the tree untouched (stale staging is discarded); one
 killed after it is rolled forward by `recover` on the next run.
+
+A write whose directory does not exist yet is staged at `txn/tree/<path>`,
+mirroring the scope: the roll-forward then moves the topmost missing directory
+into place whole, one rename for everything below it, instead of creating each
+directory and renaming each file (a cold install of hundreds of skills
+creates a directory per skill and client).
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
 import shutil
@@ -20,6 +28,7 @@ from upskill.errors import UpskillError
 from upskill.fsio import sync_fd, write_unsynced
 from upskill.install.fsops import (
     FAULTS,
+    DirKind,
     ScopeDirs,
     atomic_write,
     exists_at,
@@ -35,6 +44,7 @@ Stat = tuple[int, int]  # (size, mtime_ns)
 STATE_DIR = ".upskill"
 JOURNAL = "journal.json"
 STAGING = "txn"
+TREE = "tree"  # under STAGING: writes into new directories, at their scope-relative paths
 
 
 class JournalError(UpskillError):
@@ -76,19 +86,24 @@ def apply_transaction(root: Path, lockfile: Path, txn: Transaction) -> dict[str,
     if txn.empty:
         return {}
     dirs = ScopeDirs(root)
-    for w in txn.writes:  # validate containment before touching anything
-        dirs.check_parent(w.path)
+    # validate containment before touching anything; note writes into new directories
+    into_new = [not dirs.check_parent(w.path) for w in txn.writes]
     staging = _fresh_staging(root)
     ops: list[dict[str, object]] = []
     written: dict[str, Stat] = {}
     record: dict[str, object] = {"version": 1, "ops": ops, "lockfile": None}
     staging_fd = open_dir(staging)
+    made: set[str] = set()
     try:
         for index, w in enumerate(txn.writes):
-            st = write_unsynced(str(index), w.data, w.mode, dir_fd=staging_fd)
+            staged = str(index)
+            if into_new[index]:
+                staged = f"{TREE}/{w.path}"
+                _make_staged_parents(staged, made, staging_fd)
+            st = write_unsynced(staged, w.data, w.mode, dir_fd=staging_fd)
             FAULTS.tick()
             written[w.path] = (st.st_size, st.st_mtime_ns)
-            ops.append({"op": "write", "path": w.path, "staged": str(index)})
+            ops.append({"op": "write", "path": w.path, "staged": staged})
         for r in txn.removes:
             ops.append({"op": "remove", "path": r.path, "sha256": r.expected})
         if txn.lockfile is not None:
@@ -101,6 +116,15 @@ def apply_transaction(root: Path, lockfile: Path, txn: Transaction) -> dict[str,
     atomic_write(state_dir(root) / JOURNAL, json.dumps(record, indent=1).encode())
     _roll_forward(root, lockfile, record, replay=False)
     return written
+
+
+def _make_staged_parents(staged: str, made: set[str], staging_fd: int) -> None:
+    parent = staged.rpartition("/")[0]
+    if not parent or parent in made:
+        return
+    _make_staged_parents(parent, made, staging_fd)
+    os.mkdir(parent, dir_fd=staging_fd)
+    made.add(parent)
 
 
 def _fresh_staging(root: Path) -> Path:
@@ -136,6 +160,41 @@ def recover(root: Path, lockfile: Path) -> bool:
     return True
 
 
+def _valid_op(op: dict[str, object]) -> bool:
+    """A journal operation names a safe scope path and, for a write, a staged file inside
+    the staging directory (a number, or the path under `tree/`)."""
+    rel = str(op.get("path"))
+    if not safe_relative(rel):
+        return False
+    if op.get("op") != "write":
+        return True
+    staged = str(op.get("staged"))
+    return staged.isdigit() or staged == f"{TREE}/{rel}"
+
+
+def _move_new_directory(dirs: ScopeDirs, rel: str, staging_fd: int, root_fd: int) -> bool:
+    """Move the staged copy of the topmost missing directory above `rel` into place: one
+    rename for every staged file below it. False when no directory above `rel` is missing
+    any more, or it cannot be moved whole (it appeared meanwhile, another filesystem): the
+    file is then moved alone."""
+    prefix = ""
+    for part in rel.split("/")[:-1]:
+        prefix = f"{prefix}/{part}" if prefix else part
+        if dirs.kind(prefix)[0] is not DirKind.ABSENT:
+            continue
+        try:
+            os.rename(f"{TREE}/{prefix}", prefix, src_dir_fd=staging_fd, dst_dir_fd=root_fd)
+        except OSError as exc:
+            if exc.errno not in (errno.EEXIST, errno.ENOTEMPTY, errno.EXDEV):
+                raise
+            dirs.forget(prefix)
+            return False
+        FAULTS.tick()
+        dirs.moved_in(prefix)
+        return True
+    return False
+
+
 def _roll_forward(root: Path, lockfile: Path, record: dict[str, object], *, replay: bool) -> None:
     """`replay`: completing a killed run, whose staged files may already be in place (their
     directories are then not recreated, in case the user removed them since)."""
@@ -143,7 +202,7 @@ def _roll_forward(root: Path, lockfile: Path, record: dict[str, object], *, repl
     ops = record["ops"]
     assert isinstance(ops, list)
     for op in ops:
-        if type(op) is not dict or not safe_relative(str(op.get("path"))):
+        if type(op) is not dict or not _valid_op(op):
             raise JournalError(
                 f"cannot replay interrupted run: bad operation {op!r}",
                 path=state_dir(root) / JOURNAL,
@@ -160,8 +219,13 @@ def _roll_forward(root: Path, lockfile: Path, record: dict[str, object], *, repl
             if op["op"] == "write":
                 dirs.check_parent(rel)
                 staged = str(op["staged"])
-                if staging_fd is None or (replay and not exists_at(staged, staging_fd)):
-                    continue  # moved into place before the crash
+                in_tree = staged != rel and staged.startswith(f"{TREE}/")
+                if staging_fd is None or (
+                    (replay or in_tree) and not exists_at(staged, staging_fd)
+                ):
+                    continue  # moved into place before the crash, or with its directory
+                if in_tree and _move_new_directory(dirs, rel, staging_fd, root_fd):
+                    continue
                 dirs.make_parent(rel)
                 move_staged(staging_fd, staged, root / rel, rel=rel, root_fd=root_fd)
             elif op["op"] == "remove":
@@ -178,6 +242,8 @@ def _roll_forward(root: Path, lockfile: Path, record: dict[str, object], *, repl
         os.close(root_fd)
     (state_dir(root) / JOURNAL).unlink(missing_ok=True)
     FAULTS.tick()
+    with contextlib.suppress(OSError):
+        (staging / TREE).rmdir()  # its directories moved out with what they held
     try:
         staging.rmdir()  # empty after a complete roll-forward
     except FileNotFoundError:
