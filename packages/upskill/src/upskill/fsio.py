@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -54,7 +53,7 @@ def replace_file(path: Path, data: bytes) -> None:
 
 def create_exclusive(path: Path, data: bytes, mode: int = 0o644) -> None:
     """Atomically create `path`; raises FileExistsError instead of replacing a file."""
-    temp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.new")
+    temp = path.with_name(f".{path.name}.{os.urandom(6).hex()}.new")
     atomic_write(temp, data, mode)
     try:
         os.link(temp, path)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -58,6 +57,8 @@ class Fetcher:
 
         results = {s: one(s) for s in unique if not s.is_git}
         if git_specs:
+            from concurrent.futures import ThreadPoolExecutor  # only git sources need threads
+
             # Same repository, different refs: serialised by the cache's own lock.
             with ThreadPoolExecutor(max_workers=min(8, len(git_specs))) as pool:
                 results.update(zip(git_specs, pool.map(one, git_specs), strict=True))
