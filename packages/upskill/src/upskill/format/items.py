@@ -7,6 +7,7 @@ fails before anything is written.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -31,7 +32,16 @@ from upskill.format.model import (
     Skill,
 )
 from upskill.format.names import check_name
-from upskill.format.resources import ItemFiles, collect_resources, scan_files
+from upskill.format.resources import (
+    READ_FLAGS,
+    ItemFiles,
+    collect_resources,
+    list_dir,
+    names_are_exact,
+    read_fd,
+    scan_files,
+    scan_listed,
+)
 from upskill.format.vocabulary import CAPABILITIES
 from upskill.format.yamlio import load_yaml, top_level_key_lines
 
@@ -63,17 +73,63 @@ KIND_KEYS: dict[Kind, tuple[str, ...]] = {
 def read_text(path: Path, *, limit: int = MAX_ENTRYPOINT_BYTES) -> str:
     """Read an SSOT text file: size-capped, strict UTF-8, newlines normalised."""
     if path.is_symlink():
-        raise FormatError("must be a regular file, not a symlink", path=path)
+        raise _symlink_error(path)
+    return _read_unlinked(path, limit)
+
+
+def _symlink_error(path: Path) -> FormatError:
+    return FormatError("must be a regular file, not a symlink", path=path)
+
+
+def _read_unlinked(path: Path, limit: int = MAX_ENTRYPOINT_BYTES) -> str:
+    """`read_text` once `path` is known not to be a symlink.
+
+    Opens first (open, fstat, read: no separate stat); if the open fails, the
+    stat-first sequence runs so the error is exactly the one it always gave.
+    """
+    try:
+        fd = os.open(path, READ_FLAGS)
+    except OSError:
+        return _read_stat_first(path, limit)
+    try:
+        return _read_open(path, fd, limit)
+    finally:
+        os.close(fd)
+
+
+def _read_stat_first(path: Path, limit: int) -> str:
     try:
         size = path.stat().st_size
     except OSError as exc:
         raise FormatError(f"cannot read: {exc.strerror}", path=path) from None
-    if size > limit:
-        raise FormatError(f"file is too large ({size} bytes, limit {limit})", path=path)
+    _check_size(path, size, limit)
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise FormatError(f"cannot read: {exc.strerror}", path=path) from None
+    return _decode(path, data)
+
+
+def _read_open(path: Path, fd: int, limit: int) -> str:
+    """The rest of `read_text` on an already opened `path`."""
+    try:
+        size = os.fstat(fd).st_size
+    except OSError as exc:
+        raise FormatError(f"cannot read: {exc.strerror}", path=path) from None
+    _check_size(path, size, limit)
+    try:
+        data = read_fd(fd, size)
+    except OSError as exc:
+        raise FormatError(f"cannot read: {exc.strerror}", path=path) from None
+    return _decode(path, data)
+
+
+def _check_size(path: Path, size: int, limit: int) -> None:
+    if size > limit:
+        raise FormatError(f"file is too large ({size} bytes, limit {limit})", path=path)
+
+
+def _decode(path: Path, data: bytes) -> str:
     try:
         return normalise_newlines(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
@@ -236,7 +292,7 @@ def parse_entrypoint(
     errors = validate_directives(document.body, path, first_line=document.body_line)
     if errors:
         raise errors[0]
-    overrides = _overrides(kind, directory)
+    overrides = _overrides(kind, directory, files)
 
     common: dict[str, Any] = {
         "kind": kind,
@@ -272,13 +328,14 @@ def parse_entrypoint(
     )
 
 
-def _overrides(kind: Kind, directory: Path) -> dict[str, str]:
+def _overrides(kind: Kind, directory: Path, files: ItemFiles) -> dict[str, str]:
     overrides: dict[str, str] = {}
     for client in OVERRIDE_CLIENTS:
-        path = directory / f"{kind.name}.{client}.md"
-        if not (path.exists() or path.is_symlink()):
+        name = f"{kind.name}.{client}.md"
+        path = directory / name
+        text = _override_text(path, name, files)
+        if text is None:
             continue
-        text = read_text(path)
         if has_frontmatter(text):
             raise FormatError(
                 "override files contain body only; frontmatter comes from "
@@ -290,8 +347,57 @@ def _overrides(kind: Kind, directory: Path) -> dict[str, str]:
     return overrides
 
 
+def _override_text(path: Path, name: str, files: ItemFiles) -> str | None:
+    """The override file's text, None if absent (from the listing when there is one)."""
+    if files.top_names is None:
+        if not (path.exists() or path.is_symlink()):
+            return None
+        return read_text(path)
+    if name not in files.top_names:
+        return None
+    if name in files.top_links:
+        raise _symlink_error(path)
+    return _read_unlinked(path)
+
+
 def load_item_dir(directory: Path) -> tuple[Item, ...]:
-    """Every item (co-located entrypoints) of one item directory, in kind order."""
+    """Every item (co-located entrypoints) of one item directory, in kind order.
+
+    One listing per directory walked: which entrypoints and overrides exist,
+    and the resource walk, come from scandir. Whenever the listing cannot
+    decide something exactly as the probing loader would (unlistable directory,
+    no or a symlinked first entrypoint, a first entrypoint that does not open,
+    names that differ from reserved ones only by case), the probing loader runs
+    instead, so results and errors are the same either way.
+    """
+    listing = list_dir(directory)
+    if listing is None or not names_are_exact(listing):
+        return _load_probing(directory)
+    entries = {e.name: e for e in listing}
+    kinds = [k for k in KINDS if k.entrypoint in entries]
+    if not kinds or entries[kinds[0].entrypoint].link:
+        return _load_probing(directory)
+    first = directory / kinds[0].entrypoint
+    try:
+        fd = os.open(first, READ_FLAGS)
+    except OSError:
+        return _load_probing(directory)
+    try:  # the open proved the directory searchable, as the probes did
+        files = scan_listed(directory, listing, verify=False)
+        text = _read_open(first, fd, MAX_ENTRYPOINT_BYTES)
+    finally:
+        os.close(fd)
+    items = [parse_entrypoint(kinds[0], directory, text, first, files=files)]
+    for kind in kinds[1:]:
+        path = directory / kind.entrypoint
+        if entries[kind.entrypoint].link:
+            raise _symlink_error(path)
+        items.append(parse_entrypoint(kind, directory, _read_unlinked(path), path, files=files))
+    return tuple(items)
+
+
+def _load_probing(directory: Path) -> tuple[Item, ...]:
+    """`load_item_dir` by probing each reserved path (the reference behaviour)."""
     if not directory.is_dir():
         raise FormatError("not an item directory", path=directory)
     kinds = [
