@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 
 from upskill.errors import FormatError
+from upskill.format import discover
+from upskill.format.discover import _visible_dirs
 from upskill.format.items import _load_probing, load_item_dir, read_text
 from upskill.format.model import BaseItem, Item
 from upskill.format.resources import (
@@ -394,3 +396,44 @@ def test_unlistable_subdirectory_is_skipped(tmp_path: Path) -> None:
         assert [r.path for r in rule.resources] == ["b.md"]
     finally:
         (item / "sub").chmod(0o755)
+
+
+def reference_visible_dirs(directory: Path) -> list[Path]:
+    """The stat-per-entry `_visible_dirs` that scandir replaced (the oracle)."""
+    return [
+        e
+        for e in sorted(directory.iterdir())
+        if e.is_dir() and not e.is_symlink() and not e.name.startswith(".")
+    ]
+
+
+def test_visible_dirs_skip_hidden_symlinked_and_files(tmp_path: Path) -> None:
+    write(tmp_path, {"b/RULE.md": RULE, "a-x/SKILL.md": SKILL, ".h/RULE.md": RULE, "f": "f"})
+    (tmp_path / "a").mkdir()
+    (tmp_path / "c-link").symlink_to(tmp_path / "b")
+    (tmp_path / "d-dangling").symlink_to(tmp_path / "none")
+    assert _visible_dirs(tmp_path) == [tmp_path / "a", tmp_path / "a-x", tmp_path / "b"]
+    assert _visible_dirs(tmp_path) == reference_visible_dirs(tmp_path)
+    assert [i.directory.name for i in discover(tmp_path).items] == ["a-x", "b"]
+
+
+def test_visible_dirs_of_a_file_is_a_format_error(tmp_path: Path) -> None:
+    (tmp_path / "f").write_text("f")
+    with pytest.raises(FormatError) as excinfo:
+        _visible_dirs(tmp_path / "f")
+    assert str(excinfo.value) == f"{tmp_path}/f: cannot list directory: Not a directory"
+
+
+@pytest.mark.usefixtures("permissions_bind")
+def test_visible_dirs_of_an_unsearchable_directory(tmp_path: Path) -> None:
+    write(tmp_path / "root", {"b/RULE.md": RULE, ".a": "hidden file first"})
+    (tmp_path / "root").chmod(stat.S_IRUSR | stat.S_IWUSR)
+    try:
+        with pytest.raises(PermissionError) as fast:
+            _visible_dirs(tmp_path / "root")
+        with pytest.raises(PermissionError) as reference:
+            reference_visible_dirs(tmp_path / "root")
+        assert str(fast.value) == str(reference.value)
+        assert str(fast.value) == f"[Errno 13] Permission denied: '{tmp_path}/root/.a'"
+    finally:
+        (tmp_path / "root").chmod(0o755)

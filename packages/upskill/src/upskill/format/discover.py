@@ -56,11 +56,24 @@ class Catalog:
 
 
 def _visible_dirs(directory: Path) -> list[Path]:
+    """Non-hidden real (not symlinked) subdirectories, in path order, from one scandir.
+
+    Entry types come from the listing; only the first entry is stat'ed, as the
+    per-entry `is_dir()` did first, so a listable but unsearchable directory
+    fails the same way.
+    """
     try:
-        entries = sorted(directory.iterdir())
+        with os.scandir(directory) as it:
+            listed = sorted(((directory / e.name, e) for e in it), key=lambda pair: pair[0])
     except OSError as exc:
         raise FormatError(f"cannot list directory: {exc.strerror}", path=directory) from None
-    return [e for e in entries if e.is_dir() and not e.is_symlink() and not e.name.startswith(".")]
+    if listed:
+        listed[0][0].is_dir()
+    return [
+        path
+        for path, entry in listed
+        if entry.is_dir(follow_symlinks=False) and not entry.name.startswith(".")
+    ]
 
 
 def item_dirs(root: Path) -> Iterator[Path]:
