@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import datetime
+import re
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from upskill.render.yaml_emit import emit_mapping, scalar
+from upskill.render.yaml_emit import NON_YAML_CHARS, emit_mapping, needs_double, scalar
 
 LOADER = YAML(typ="safe", pure=True)
 
@@ -65,3 +66,20 @@ def test_round_trip(data: dict[str, Any]) -> None:
     loaded = LOADER.load(text) if text else {}
     assert loaded == data
     assert emit_mapping(data) == text
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=["Cs"])) | st.text())
+def test_needs_double_is_the_character_class_it_stands_for(value: str) -> None:
+    expected = re.search(NON_YAML_CHARS, value) is not None
+    assert needs_double(value) is expected
+    for ch in value:
+        assert needs_double(ch) is (re.fullmatch(NON_YAML_CHARS, ch) is not None)
+
+
+def test_needs_double_at_the_ascii_edges() -> None:
+    assert [c for c in map(chr, range(128)) if needs_double(c)] == [
+        *map(chr, range(0x20)),
+        "\x7f",
+    ]
+    assert needs_double("caf\u00e9\x85") and not needs_double("caf\u00e9")

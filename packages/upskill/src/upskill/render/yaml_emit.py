@@ -32,7 +32,22 @@ _RESERVED = re.compile(
 )
 _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
 # Line breaks, tabs and anything YAML cannot carry raw need a double-quoted escape.
-_NEEDS_DOUBLE = re.compile("[^\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+NON_YAML_CHARS = "[^\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
+
+
+@functools.cache
+def _non_yaml_chars() -> re.Pattern[str]:
+    return re.compile(NON_YAML_CHARS)  # ~4 ms to compile: only for non-ASCII text
+
+
+def needs_double(value: str) -> bool:
+    """Whether `value` holds a character YAML cannot carry raw. For ASCII text that is
+    exactly what `str.isprintable` rejects (below 0x20, and 0x7f)."""
+    if value.isascii():
+        return not value.isprintable()
+    return _non_yaml_chars().search(value) is not None
+
+
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"}
 
 
@@ -41,7 +56,7 @@ def _double_quoted(value: str) -> str:
     for ch in value:
         if ch in _ESCAPES:
             out.append(_ESCAPES[ch])
-        elif _NEEDS_DOUBLE.match(ch):
+        elif needs_double(ch):
             code = ord(ch)
             out.append(f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}")
         else:
@@ -52,7 +67,7 @@ def _double_quoted(value: str) -> str:
 @functools.lru_cache(maxsize=4096)
 def scalar(value: str) -> str:
     """A string as a YAML scalar, quoted only when needed."""
-    if _NEEDS_DOUBLE.search(value):
+    if needs_double(value):
         return _double_quoted(value)
     if _is_plain_safe(value):
         return value
