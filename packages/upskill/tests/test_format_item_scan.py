@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import shutil
 import stat
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -437,3 +440,43 @@ def test_visible_dirs_of_an_unsearchable_directory(tmp_path: Path) -> None:
         assert str(fast.value) == f"[Errno 13] Permission denied: '{tmp_path}/root/.a'"
     finally:
         (tmp_path / "root").chmod(0o755)
+
+
+PERMISSION_TESTS = (
+    "test_unreadable_entrypoint_and_resource",
+    "test_listable_but_not_searchable_directory",
+    "test_unlistable_subdirectory_is_skipped",
+    "test_visible_dirs_of_an_unsearchable_directory",
+)
+
+
+@pytest.mark.skipif(
+    os.geteuid() != 0 or shutil.which("setpriv") is None,
+    reason="only root skips the permission tests, and setpriv can take its overrides away",
+)
+def test_permission_cases_also_run_as_root_without_its_overrides() -> None:
+    """Root reads mode-0 files, so CI (which runs as root) would skip the tests above:
+    run them again with CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH out of the bounding set."""
+    repo = Path(__file__).resolve().parents[3]
+    out = subprocess.run(
+        [
+            "setpriv",
+            "--bounding-set",
+            "-dac_override,-dac_read_search",
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            str(Path(__file__).resolve()),
+            "-k",
+            " or ".join(PERMISSION_TESTS),
+        ],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "5 passed" in out.stdout and "skipped" not in out.stdout, out.stdout
