@@ -40,9 +40,15 @@ def pair(value: str, base: str, environ: Mapping[str, str]) -> PathPair:
     return PathPair(value, resolve(value, base, environ))
 
 
-def state_root(environ: Mapping[str, str]) -> str:
-    xdg = environ.get("XDG_STATE_HOME", "")
-    base = xdg if xdg else resolve("~/.local/state", "/", environ)
+def state_root(environ: Mapping[str, str], *, windows: bool = os.name == "nt") -> str:
+    """`$XDG_STATE_HOME` (when non-empty) or `~/.local/state`; on Windows the local
+    application-data folder, `%LOCALAPPDATA%` (its documented default when unset)."""
+    if windows:
+        local = environ.get("LOCALAPPDATA", "")
+        base = local if local else resolve("~/AppData/Local", "/", environ)
+    else:
+        xdg = environ.get("XDG_STATE_HOME", "")
+        base = xdg if xdg else resolve("~/.local/state", "/", environ)
     return str(Path(base, DISTRIBUTION_DIRECTORY))
 
 
