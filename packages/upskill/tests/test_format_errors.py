@@ -6,22 +6,12 @@ import os
 from pathlib import Path
 
 import pytest
+from upskill_testing import write_tree as write
 
 from upskill.errors import FormatError, UpskillError
 from upskill.format import discover, load_bundle, load_item_dir
 
 GOOD_RULE = "---\ndescription: Use when testing\n---\n\n## Body\n"
-
-
-def write(root: Path, files: dict[str, str | bytes]) -> Path:
-    for rel, content in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content)
-    return root
 
 
 def load_error(directory: Path) -> str:

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from upskill_testing import write_tree as write
 
 from upskill.errors import FormatError
 from upskill.format import discover
@@ -74,17 +75,6 @@ def permissions_bind(tmp_path: Path) -> None:
     finally:
         probe.chmod(0o644)
     pytest.skip("permissions do not bind this user")
-
-
-def write(root: Path, files: dict[str, str | bytes]) -> Path:
-    for rel, content in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content)
-    return root
 
 
 def outcome(load: Callable[[Path], tuple[Item, ...]], directory: Path) -> object:
