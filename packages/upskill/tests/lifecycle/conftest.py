@@ -11,15 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from upskill_testing import GIT_ENV, git
 
 UPSKILL = str(Path(sys.executable).parent / "upskill")
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "t",
-    "GIT_AUTHOR_EMAIL": "t@example.com",
-    "GIT_COMMITTER_NAME": "t",
-    "GIT_COMMITTER_EMAIL": "t@example.com",
-    "GIT_CONFIG_NOSYSTEM": "1",
-}
 
 
 def frontmatter(fields: dict[str, object]) -> str:
@@ -60,14 +54,6 @@ def write_bundle(root: Path, name: str, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
     return path
-
-
-def git(cwd: Path, *args: str) -> str:
-    env = {**os.environ, **GIT_ENV}
-    out = subprocess.run(
-        ["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True
-    )
-    return out.stdout.strip()
 
 
 @dataclass

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from upskill_testing import git
 
 
 @dataclass
@@ -55,18 +56,6 @@ def skills_sh() -> Iterator[FakeSkillsSh]:
     server.server_close()
 
 
-def git(*args: str, cwd: Path) -> str:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(
-        GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@e.x", GIT_COMMITTER_NAME="t",
-        GIT_COMMITTER_EMAIL="t@e.x", GIT_CONFIG_GLOBAL="/dev/null", GIT_CONFIG_NOSYSTEM="1",
-    )  # fmt: skip
-    done = subprocess.run(
-        ["git", *args], cwd=cwd, env=env, capture_output=True, text=True, check=True
-    )
-    return done.stdout
-
-
 def write_item(root: Path, rel: str, kind: str, description: str, body: str) -> None:
     folder = root / rel
     folder.mkdir(parents=True, exist_ok=True)
@@ -85,9 +74,9 @@ class GitRegistry:
     bare: Path
 
     def publish(self, message: str) -> None:
-        git("add", "-A", cwd=self.work)
-        git("commit", "-q", "-m", message, cwd=self.work)
-        git("push", "-q", str(self.bare), "HEAD:refs/heads/main", cwd=self.work)
+        git(self.work, "add", "-A")
+        git(self.work, "commit", "-q", "-m", message)
+        git(self.work, "push", "-q", str(self.bare), "HEAD:refs/heads/main")
 
 
 @pytest.fixture
@@ -100,10 +89,10 @@ def make_git_registry(tmp_path: Path, git_base: Path) -> Any:
     def make(owner_repo: str) -> GitRegistry:
         bare = git_base / f"{owner_repo}.git"
         bare.mkdir(parents=True)
-        git("init", "-q", "--bare", "-b", "main", str(bare), cwd=tmp_path)
+        git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
         work = tmp_path / "work" / owner_repo
         work.mkdir(parents=True)
-        git("init", "-q", "-b", "main", cwd=work)
+        git(work, "init", "-q", "-b", "main")
         return GitRegistry(work, bare)
 
     return make
