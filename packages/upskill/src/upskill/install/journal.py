@@ -219,7 +219,7 @@ def _roll_forward(root: Path, lockfile: Path, record: dict[str, object], *, repl
             if op["op"] == "write":
                 dirs.check_parent(rel)
                 staged = str(op["staged"])
-                in_tree = staged != rel and staged.startswith(f"{TREE}/")
+                in_tree = staged.startswith(f"{TREE}/")  # `_valid_op`: exactly tree/<rel>
                 if staging_fd is None or (
                     (replay or in_tree) and not exists_at(staged, staging_fd)
                 ):
