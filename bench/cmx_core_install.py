@@ -31,7 +31,6 @@ from cmx_core import (
     SkillInstaller,
     ToolIdentity,
 )
-from cmx_core.paths import Layout
 
 FILE_COUNT = 200
 TOOL = ToolIdentity("bench-tool", "1.0.0")
@@ -61,10 +60,11 @@ def fresh_home(root: Path, name: str) -> Environment:
     return Environment(home=FixedHome(home), workdir=FixedWorkdir(home))
 
 
-def destinations(env: Environment) -> list[Path]:
-    layout = Layout.resolve(env)
-    dirs = {layout.skill_dir(p, Scope.GLOBAL, TOOL.name) for p in ALL_PLATFORMS}
-    dirs.add(layout.config_root / "home" / "skills" / TOOL.name)
+def destinations(env: Environment, bundle: BundledSkill) -> list[Path]:
+    """Every directory an apply writes: the planned targets plus the managed home copy."""
+    plan = SkillInstaller(TOOL, env).plan(bundle, Scope.GLOBAL)
+    dirs = {target.dest_dir for target in plan.targets}
+    dirs.add(env.home.home() / ".config" / "context-mixer" / "home" / "skills" / TOOL.name)
     return sorted(dirs)
 
 
@@ -80,8 +80,8 @@ def time_cmx(bundle: BundledSkill, env: Environment) -> tuple[float, float]:
     return planned - start, done - start
 
 
-def time_copytree(source: Path, env: Environment) -> float:
-    targets = destinations(env)
+def time_copytree(source: Path, bundle: BundledSkill, env: Environment) -> float:
+    targets = destinations(env, bundle)
     os.sync()  # untimed, as for cmx-core
     start = time.perf_counter()
     for target in targets:
@@ -104,14 +104,14 @@ def main() -> None:
         for run in range(args.runs):
             # Alternate the order so neither side always runs on a warmer page cache.
             if run % 2:
-                copy_times.append(time_copytree(source, fresh_home(root, f"copy-{run}")))
+                copy_times.append(time_copytree(source, bundle, fresh_home(root, f"copy-{run}")))
                 plan_s, total_s = time_cmx(bundle, fresh_home(root, f"cmx-{run}"))
             else:
                 plan_s, total_s = time_cmx(bundle, fresh_home(root, f"cmx-{run}"))
-                copy_times.append(time_copytree(source, fresh_home(root, f"copy-{run}")))
+                copy_times.append(time_copytree(source, bundle, fresh_home(root, f"copy-{run}")))
             plan_times.append(plan_s)
             cmx_times.append(total_s)
-        dirs = len(destinations(fresh_home(root, "probe")))
+        dirs = len(destinations(fresh_home(root, "probe"), bundle))
     cmx = statistics.median(cmx_times)
     copy = statistics.median(copy_times)
     print(

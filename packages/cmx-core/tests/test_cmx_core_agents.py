@@ -18,7 +18,7 @@ from cmx_core import (
     Skip,
     ToolIdentity,
 )
-from cmx_core.codex import markdown_to_codex_toml, toml_basic_string
+from cmx_core._codex import markdown_to_codex_toml, toml_basic_string
 
 AGENT_MD = "---\nname: reviewer\ndescription: Reviews code\nmodel: gpt-5\n---\nReview carefully.\n"
 

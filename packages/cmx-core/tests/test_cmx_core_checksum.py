@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cmx_core.bundle import BundledSkill, SkillFile
-from cmx_core.checksum import canonical_order, checksum_dir, checksum_pairs, is_canonical
-from cmx_core.errors import UnsafePathError
-from cmx_core.treewriter import commit_trees, stage_tree
+from cmx_core._bundle import BundledSkill, SkillFile
+from cmx_core._checksum import canonical_order, checksum_dir, checksum_pairs, is_canonical
+from cmx_core._errors import UnsafePathError
+from cmx_core._treewriter import commit_trees, stage_tree
 
 
 def test_hash_is_path_then_content_without_separators() -> None:

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cmx_core.bundle import SkillFile
-from cmx_core.frontmatter import (
+from cmx_core._bundle import SkillFile
+from cmx_core._frontmatter import (
     reconcile_document_version,
     reconcile_skill_files,
     reconcile_skill_md_bytes,

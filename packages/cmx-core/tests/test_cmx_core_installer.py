@@ -96,7 +96,7 @@ def test_shared_dir_written_once_with_one_lock_per_platform(
 ) -> None:
     _manage(machine, "codex", "pi", "devin")
     writes: list[Path] = []
-    import cmx_core.applier as applier
+    import cmx_core._applier as applier
 
     real = applier.stage_tree
 
@@ -273,7 +273,7 @@ def test_unknown_platform_in_config_fails(machine: Any, sample_bundle: BundledSk
 def test_held_lock_is_a_clear_error(
     machine: Any, sample_bundle: BundledSkill, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import cmx_core.scopelock as scopelock
+    import cmx_core._scopelock as scopelock
 
     monkeypatch.setattr(scopelock, "DEFAULT_WAIT_SECONDS", 0.1)
     installer = machine.installer()

@@ -10,12 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cmx_core.bundle import SkillFile
-from cmx_core.environment import rfc3339
-from cmx_core.errors import FileFormatError
-from cmx_core.lockfile import LockEntry, LockFile, LockSource, load_lockfile, save_lockfile
-from cmx_core.platforms import ArtifactKind
-from cmx_core.treewriter import commit_trees, stage_tree
+from cmx_core._bundle import SkillFile
+from cmx_core._environment import rfc3339
+from cmx_core._errors import FileFormatError
+from cmx_core._lockfile import LockEntry, LockFile, LockSource, load_lockfile, save_lockfile
+from cmx_core._platforms import ArtifactKind
+from cmx_core._treewriter import commit_trees, stage_tree
 
 
 def test_absent_lockfile_is_empty(tmp_path: Path) -> None:
@@ -42,7 +42,7 @@ def test_failed_write_leaves_previous_lockfile(
 ) -> None:
     path = tmp_path / "cmx-lock.json"
     path.write_text('{"version": 1, "packages": {}}')
-    import cmx_core.atomic as atomic
+    import cmx_core._atomic as atomic
 
     def boom(fd: int) -> None:
         raise OSError("disk full")
@@ -128,7 +128,7 @@ def test_failed_staging_leaves_existing_tree_untouched(
     dest = tmp_path / "tool"
     dest.mkdir()
     (dest / "SKILL.md").write_text("old")
-    import cmx_core.treewriter as treewriter
+    import cmx_core._treewriter as treewriter
 
     calls = []
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cmx_core import semver
-from cmx_core.guard import Ordering, compare_versions
+from cmx_core import _semver as semver
+from cmx_core._guard import Ordering, compare_versions
 
 # The precedence chain from the SemVer 2.0.0 specification, §11.
 SPEC_CHAIN = [

@@ -4,7 +4,7 @@ Standard library only. Writes cmx-compatible lockfiles so a later `cmx` finds th
 skill tracked; never needs the `cmx` binary.
 """
 
-from cmx_core.actions import (
+from cmx_core._actions import (
     Downgrade,
     DriftedSkip,
     Install,
@@ -13,9 +13,9 @@ from cmx_core.actions import (
     TargetAction,
     Update,
 )
-from cmx_core.agents import AgentInstaller, AgentInstallPlan, AgentReport
-from cmx_core.bundle import BundledSkill, SkillFile
-from cmx_core.environment import (
+from cmx_core._agents import AgentInstaller, AgentInstallPlan, AgentReport
+from cmx_core._bundle import BundledSkill, SkillFile
+from cmx_core._environment import (
     Clock,
     Environment,
     FixedClock,
@@ -24,7 +24,7 @@ from cmx_core.environment import (
     HomeLocator,
     WorkdirLocator,
 )
-from cmx_core.errors import (
+from cmx_core._errors import (
     BlockedPlanError,
     CmxError,
     FileFormatError,
@@ -34,11 +34,11 @@ from cmx_core.errors import (
     ParityError,
     UnsafePathError,
 )
-from cmx_core.identity import ToolIdentity
-from cmx_core.installer import SkillInstaller
-from cmx_core.plan import InstallPlan, PlannedFile, TargetPlan
-from cmx_core.platforms import ALL_PLATFORMS, ArtifactKind, Platform, Scope
-from cmx_core.report import RemoveReport, Report, Status, TargetOutcome, TargetStatus
+from cmx_core._identity import ToolIdentity
+from cmx_core._installer import SkillInstaller
+from cmx_core._plan import InstallPlan, PlannedFile, TargetPlan
+from cmx_core._platforms import ALL_PLATFORMS, ArtifactKind, Platform, Scope
+from cmx_core._report import RemoveReport, Report, Status, TargetOutcome, TargetStatus
 
 __version__ = "0.1.0"
 

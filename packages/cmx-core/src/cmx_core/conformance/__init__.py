@@ -1,5 +1,5 @@
 """Runner for the language-neutral cmx-core conformance fixtures (see FORMAT.md)."""
 
-from cmx_core.conformance.runner import Failure, RunResult, run_directory
+from cmx_core.conformance._runner import Failure, RunResult, run_directory
 
 __all__ = ["Failure", "RunResult", "run_directory"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from cmx_core.conformance.runner import RunResult, run_directory
+from cmx_core.conformance._runner import RunResult, run_directory
 
 
 def main(argv: list[str]) -> int:

@@ -9,26 +9,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from cmx_core.actions import TargetAction
-from cmx_core.atomic import write_atomic
-from cmx_core.checksum import checksum_bytes
-from cmx_core.codex import markdown_to_codex_toml
-from cmx_core.config import artifact_home, load_config
-from cmx_core.environment import Environment, rfc3339
-from cmx_core.errors import BlockedPlanError, ParityError
-from cmx_core.frontmatter import reconcile_document_version
-from cmx_core.guard import DiskState, decide_action
-from cmx_core.identity import ToolIdentity
-from cmx_core.lockfile import LockEntry, LockSource, load_lockfile, save_lockfile
-from cmx_core.paths import Layout
-from cmx_core.platforms import ArtifactKind, Platform, Scope
-from cmx_core.remover import remove_artifact
-from cmx_core.render import block, target_line
-from cmx_core.report import RemoveReport, Status
-from cmx_core.scopelock import scope_lock
-from cmx_core.sources import bundled_source_name, register
-from cmx_core.status import artifact_status
-from cmx_core.survey import read_state
+from cmx_core._actions import TargetAction
+from cmx_core._atomic import write_atomic
+from cmx_core._checksum import checksum_bytes
+from cmx_core._codex import markdown_to_codex_toml
+from cmx_core._config import artifact_home, load_config
+from cmx_core._environment import Environment, rfc3339
+from cmx_core._errors import BlockedPlanError, ParityError
+from cmx_core._frontmatter import reconcile_document_version
+from cmx_core._guard import DiskState, decide_action
+from cmx_core._identity import ToolIdentity
+from cmx_core._lockfile import LockEntry, LockSource, load_lockfile, save_lockfile
+from cmx_core._paths import Layout
+from cmx_core._platforms import ArtifactKind, Platform, Scope
+from cmx_core._remover import remove_artifact
+from cmx_core._render import block, target_line
+from cmx_core._report import RemoveReport, Status
+from cmx_core._scopelock import scope_lock
+from cmx_core._sources import bundled_source_name, register
+from cmx_core._status import artifact_status
+from cmx_core._survey import read_state
 
 
 @dataclass(frozen=True)

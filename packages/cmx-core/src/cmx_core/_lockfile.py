@@ -8,9 +8,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from cmx_core.errors import FileFormatError
-from cmx_core.jsonfile import read_json_object, write_json
-from cmx_core.platforms import ArtifactKind
+from cmx_core._errors import FileFormatError
+from cmx_core._jsonfile import read_json_object, write_json
+from cmx_core._platforms import ArtifactKind
 
 LOCKFILE_VERSION = 1
 _ENTRY_KEYS = ("type", "version", "installed_at", "source", "source_checksum", "installed_checksum")

@@ -4,21 +4,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cmx_core.actions import Downgrade, Update
-from cmx_core.bundle import SkillFile
-from cmx_core.checksum import checksum_pairs, is_canonical, read_canonical_tree
-from cmx_core.config import artifact_home, load_config
-from cmx_core.environment import Clock, rfc3339
-from cmx_core.errors import BlockedPlanError, ParityError
-from cmx_core.identity import ToolIdentity
-from cmx_core.lockfile import LockEntry, LockSource, load_lockfile, save_lockfile
-from cmx_core.paths import Layout
-from cmx_core.plan import InstallPlan
-from cmx_core.platforms import ArtifactKind
-from cmx_core.report import Report, TargetOutcome
-from cmx_core.scopelock import scope_lock
-from cmx_core.sources import bundled_source_name, register
-from cmx_core.treewriter import commit_trees, stage_tree
+from cmx_core._actions import Downgrade, Update
+from cmx_core._bundle import SkillFile
+from cmx_core._checksum import checksum_pairs, is_canonical, read_canonical_tree
+from cmx_core._config import artifact_home, load_config
+from cmx_core._environment import Clock, rfc3339
+from cmx_core._errors import BlockedPlanError, ParityError
+from cmx_core._identity import ToolIdentity
+from cmx_core._lockfile import LockEntry, LockSource, load_lockfile, save_lockfile
+from cmx_core._paths import Layout
+from cmx_core._plan import InstallPlan
+from cmx_core._platforms import ArtifactKind
+from cmx_core._report import Report, TargetOutcome
+from cmx_core._scopelock import scope_lock
+from cmx_core._sources import bundled_source_name, register
+from cmx_core._treewriter import commit_trees, stage_tree
 
 
 def discarded_paths(dest: Path, files: tuple[SkillFile, ...]) -> tuple[Path, ...]:

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cmx_core.config import artifact_home, load_config
-from cmx_core.lockfile import load_lockfile, save_lockfile
-from cmx_core.paths import Layout
-from cmx_core.platforms import ArtifactKind, Platform, Scope
-from cmx_core.report import RemoveReport
-from cmx_core.scopelock import scope_lock
-from cmx_core.sources import bundled_source_name, registered_path, unregister
-from cmx_core.targets import resolve_remove_targets
-from cmx_core.treewriter import remove_path
+from cmx_core._config import artifact_home, load_config
+from cmx_core._lockfile import load_lockfile, save_lockfile
+from cmx_core._paths import Layout
+from cmx_core._platforms import ArtifactKind, Platform, Scope
+from cmx_core._report import RemoveReport
+from cmx_core._scopelock import scope_lock
+from cmx_core._sources import bundled_source_name, registered_path, unregister
+from cmx_core._targets import resolve_remove_targets
+from cmx_core._treewriter import remove_path
 
 
 def remove_artifact(name: str, kind: ArtifactKind, scope: Scope, layout: Layout) -> RemoveReport:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from cmx_core.actions import TargetAction
-from cmx_core.identity import ToolIdentity
-from cmx_core.platforms import Platform, Scope
-from cmx_core.render import block, target_line
+from cmx_core._actions import TargetAction
+from cmx_core._identity import ToolIdentity
+from cmx_core._platforms import Platform, Scope
+from cmx_core._render import block, target_line
 
 
 @dataclass(frozen=True)

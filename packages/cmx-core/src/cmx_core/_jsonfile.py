@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from cmx_core.atomic import write_atomic
-from cmx_core.errors import FileFormatError
+from cmx_core._atomic import write_atomic
+from cmx_core._errors import FileFormatError
 
 MAX_JSON_BYTES = 16 * 1024 * 1024
 

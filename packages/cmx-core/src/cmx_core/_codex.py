@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cmx_core.frontmatter import split_frontmatter
+from cmx_core._frontmatter import split_frontmatter
 
 _ESCAPES = {
     '"': '\\"',

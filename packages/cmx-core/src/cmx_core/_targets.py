@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from cmx_core.platforms import ALL_PLATFORMS, ArtifactKind, Platform
+from cmx_core._platforms import ALL_PLATFORMS, ArtifactKind, Platform
 
 
 def resolve_install_targets(

@@ -8,9 +8,9 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from cmx_core.environment import Environment, FixedClock, FixedHome, FixedWorkdir
-from cmx_core.paths import Layout
-from cmx_core.platforms import ALL_PLATFORMS, Scope
+from cmx_core._environment import Environment, FixedClock, FixedHome, FixedWorkdir
+from cmx_core._paths import Layout
+from cmx_core._platforms import ALL_PLATFORMS, Scope
 
 FIXED_INSTANT = dt.datetime(2026, 7, 5, 12, 0, 0, tzinfo=dt.UTC)
 HOME_IN_FIXTURE = "home/testuser"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import enum
 
-from cmx_core import semver
-from cmx_core.actions import (
+from cmx_core import _semver as semver
+from cmx_core._actions import (
     Downgrade,
     DriftedSkip,
     Install,

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from cmx_core.checksum import checksum_installed
-from cmx_core.paths import Layout
-from cmx_core.platforms import ArtifactKind, Scope
-from cmx_core.report import Status, TargetStatus
-from cmx_core.survey import read_state
+from cmx_core._checksum import checksum_installed
+from cmx_core._paths import Layout
+from cmx_core._platforms import ArtifactKind, Scope
+from cmx_core._report import Status, TargetStatus
+from cmx_core._survey import read_state
 
 
 def artifact_status(name: str, kind: ArtifactKind, scope: Scope, layout: Layout) -> Status:

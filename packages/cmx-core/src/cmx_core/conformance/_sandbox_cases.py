@@ -7,17 +7,17 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from cmx_core.bundle import BundledSkill
-from cmx_core.conformance.diffing import diff_json, diff_tree
-from cmx_core.conformance.manifest import Case, Fields, FixtureError, fixture_path, typed
-from cmx_core.conformance.pure_cases import parse_platform, parse_scope
-from cmx_core.conformance.sandbox import Sandbox
-from cmx_core.errors import BlockedPlanError
-from cmx_core.identity import ToolIdentity
-from cmx_core.installer import SkillInstaller
-from cmx_core.jsonfile import write_json
-from cmx_core.plan import InstallPlan
-from cmx_core.report import Report
+from cmx_core._bundle import BundledSkill
+from cmx_core._errors import BlockedPlanError
+from cmx_core._identity import ToolIdentity
+from cmx_core._installer import SkillInstaller
+from cmx_core._jsonfile import write_json
+from cmx_core._plan import InstallPlan
+from cmx_core._report import Report
+from cmx_core.conformance._diffing import diff_json, diff_tree
+from cmx_core.conformance._manifest import Case, Fields, FixtureError, fixture_path, typed
+from cmx_core.conformance._pure_cases import parse_platform, parse_scope
+from cmx_core.conformance._sandbox import Sandbox
 
 TARGET_RESOLVE = Fields(
     input=frozenset({"scope", "config_platforms", "non_empty_locks"}),

@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from cmx_core.errors import LockHeldError
+from cmx_core._errors import LockHeldError
 
 DEFAULT_WAIT_SECONDS = 5.0
 

@@ -3,11 +3,15 @@ version-guard and paths."""
 
 from __future__ import annotations
 
-from cmx_core.agents import AgentTransform
-from cmx_core.bundle import normalize_rel_path
-from cmx_core.checksum import canonical_order, checksum_bytes, checksum_pairs
-from cmx_core.conformance.diffing import diff_bytes, diff_json, diff_text
-from cmx_core.conformance.manifest import (
+from cmx_core._agents import AgentTransform
+from cmx_core._bundle import normalize_rel_path
+from cmx_core._checksum import canonical_order, checksum_bytes, checksum_pairs
+from cmx_core._frontmatter import reconcile_skill_md_bytes
+from cmx_core._guard import DiskState, decide_action
+from cmx_core._identity import ToolIdentity
+from cmx_core._platforms import ArtifactKind, Platform, Scope
+from cmx_core.conformance._diffing import diff_bytes, diff_json, diff_text
+from cmx_core.conformance._manifest import (
     Case,
     Fields,
     FixtureError,
@@ -15,10 +19,6 @@ from cmx_core.conformance.manifest import (
     optional_str,
     typed,
 )
-from cmx_core.frontmatter import reconcile_skill_md_bytes
-from cmx_core.guard import DiskState, decide_action
-from cmx_core.identity import ToolIdentity
-from cmx_core.platforms import ArtifactKind, Platform, Scope
 
 CHECKSUM = Fields(
     input=frozenset({"files"}),

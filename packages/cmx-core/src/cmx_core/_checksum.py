@@ -7,7 +7,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from cmx_core.containment import require_inside
+from cmx_core._containment import require_inside
 
 TRANSIENT_NAMES = frozenset({"node_modules", "__pycache__", ".git", ".DS_Store"})
 

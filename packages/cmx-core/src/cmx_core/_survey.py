@@ -10,12 +10,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 
-from cmx_core.checksum import checksum_dir
-from cmx_core.config import CmxConfig, load_config
-from cmx_core.lockfile import LockFile, load_lockfile
-from cmx_core.paths import Layout
-from cmx_core.platforms import ALL_PLATFORMS, ArtifactKind, Platform, Scope
-from cmx_core.targets import resolve_install_targets
+from cmx_core._checksum import checksum_dir
+from cmx_core._config import CmxConfig, load_config
+from cmx_core._lockfile import LockFile, load_lockfile
+from cmx_core._paths import Layout
+from cmx_core._platforms import ALL_PLATFORMS, ArtifactKind, Platform, Scope
+from cmx_core._targets import resolve_install_targets
 
 
 @dataclass(frozen=True)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cmx_core.actions import TargetAction
-from cmx_core.bundle import SkillFile
-from cmx_core.guard import DiskState, decide_action
-from cmx_core.identity import ToolIdentity
-from cmx_core.plan import InstallPlan, PlannedFile, TargetPlan
-from cmx_core.platforms import Platform, Scope
-from cmx_core.survey import MachineState
+from cmx_core._actions import TargetAction
+from cmx_core._bundle import SkillFile
+from cmx_core._guard import DiskState, decide_action
+from cmx_core._identity import ToolIdentity
+from cmx_core._plan import InstallPlan, PlannedFile, TargetPlan
+from cmx_core._platforms import Platform, Scope
+from cmx_core._survey import MachineState
 
 
 def disk_state(checksum_on_disk: str | None, source_checksum: str) -> DiskState:

@@ -6,9 +6,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from cmx_core.conformance import pure_cases, sandbox_cases
-from cmx_core.conformance.manifest import Case, Fields, FixtureError, check_fields, load_cases
-from cmx_core.errors import CmxError
+from cmx_core._errors import CmxError
+from cmx_core.conformance import _pure_cases as pure_cases
+from cmx_core.conformance import _sandbox_cases as sandbox_cases
+from cmx_core.conformance._manifest import Case, Fields, FixtureError, check_fields, load_cases
 
 Check = Callable[[Case], "str | None"]
 

@@ -20,9 +20,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cmx_core.atomic import fsync_dir, write_file
-from cmx_core.bundle import SkillFile
-from cmx_core.containment import require_inside
+from cmx_core._atomic import fsync_dir, write_file
+from cmx_core._bundle import SkillFile
+from cmx_core._containment import require_inside
 
 
 @dataclass

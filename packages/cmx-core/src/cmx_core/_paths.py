@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from cmx_core.environment import Environment
-from cmx_core.platforms import ArtifactKind, Platform, Scope
+from cmx_core._environment import Environment
+from cmx_core._platforms import ArtifactKind, Platform, Scope
 
 CONFIG_DIRNAME = ".config/context-mixer"
 LOCAL_LOCK_DIRNAME = ".context-mixer"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cmx_core.errors import InvalidInputError
+from cmx_core._errors import InvalidInputError
 
 
 def validate_artifact_name(name: str) -> str:

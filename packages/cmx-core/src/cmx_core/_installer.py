@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from cmx_core.applier import apply_plan
-from cmx_core.bundle import BundledSkill, SkillFile
-from cmx_core.checksum import checksum_pairs
-from cmx_core.environment import Environment
-from cmx_core.errors import MissingSkillMdError
-from cmx_core.frontmatter import reconcile_skill_files
-from cmx_core.identity import ToolIdentity
-from cmx_core.paths import Layout
-from cmx_core.plan import InstallPlan
-from cmx_core.planner import build_plan
-from cmx_core.platforms import ArtifactKind, Scope
-from cmx_core.remover import remove_artifact
-from cmx_core.report import RemoveReport, Report, Status
-from cmx_core.status import artifact_status
-from cmx_core.survey import read_state
+from cmx_core._applier import apply_plan
+from cmx_core._bundle import BundledSkill, SkillFile
+from cmx_core._checksum import checksum_pairs
+from cmx_core._environment import Environment
+from cmx_core._errors import MissingSkillMdError
+from cmx_core._frontmatter import reconcile_skill_files
+from cmx_core._identity import ToolIdentity
+from cmx_core._paths import Layout
+from cmx_core._plan import InstallPlan
+from cmx_core._planner import build_plan
+from cmx_core._platforms import ArtifactKind, Scope
+from cmx_core._remover import remove_artifact
+from cmx_core._report import RemoveReport, Report, Status
+from cmx_core._status import artifact_status
+from cmx_core._survey import read_state
 
 
 class SkillInstaller:

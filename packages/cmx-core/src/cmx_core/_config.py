@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from cmx_core.errors import FileFormatError
-from cmx_core.jsonfile import read_json_object
-from cmx_core.paths import Layout
-from cmx_core.platforms import Platform
+from cmx_core._errors import FileFormatError
+from cmx_core._jsonfile import read_json_object
+from cmx_core._paths import Layout
+from cmx_core._platforms import Platform
 
 
 @dataclass(frozen=True)

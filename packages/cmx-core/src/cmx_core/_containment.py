@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cmx_core.errors import UnsafePathError
+from cmx_core._errors import UnsafePathError
 
 
 def require_inside(path: Path, real_root: Path, what: str) -> None:

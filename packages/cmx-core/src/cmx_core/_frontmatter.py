@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cmx_core.bundle import SKILL_MD, SkillFile
+from cmx_core._bundle import SKILL_MD, SkillFile
 
 _OPENERS = ("---\n", "---\r\n")
 

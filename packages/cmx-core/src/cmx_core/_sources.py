@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from cmx_core.errors import FileFormatError
-from cmx_core.jsonfile import read_json_object, write_json
+from cmx_core._errors import FileFormatError
+from cmx_core._jsonfile import read_json_object, write_json
 
 
 def bundled_source_name(tool_name: str) -> str:

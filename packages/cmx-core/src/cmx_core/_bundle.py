@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from cmx_core.containment import require_inside
-from cmx_core.errors import InvalidInputError
+from cmx_core._containment import require_inside
+from cmx_core._errors import InvalidInputError
 
 SKILL_MD = "SKILL.md"
 MAX_BUNDLE_FILE_BYTES = 64 * 1024 * 1024

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from cmx_core.platforms import Platform
+from cmx_core._platforms import Platform
 
 
 def target_line(platform: Platform, path: Path, state: object) -> str:
