@@ -111,12 +111,15 @@ def test_in_memory_checksum_equals_on_disk(tmp_path: Path, pairs: list[tuple[str
     assert checksum_dir(dest) == checksum_pairs(pairs)
 
 
-def test_symlink_cycle_inside_the_tree_terminates(tmp_path: Path) -> None:
+def test_symlink_cycle_inside_the_tree_is_refused(tmp_path: Path) -> None:
+    """The reference fails on a loop (ELOOP once 40 links deep, checksum-tree/
+    symlink-dir-cycle-nested); ctxkit stops at the first repeat with a typed error."""
     skill = tmp_path / "skill"
     (skill / "sub").mkdir(parents=True)
     (skill / "sub/a.md").write_text("a")
     os.symlink(skill, skill / "sub/loop")
-    assert checksum_dir(skill) == checksum_pairs([("sub/a.md", b"a")])
+    with pytest.raises(UnsafePathError, match="symlink loop"):
+        checksum_dir(skill)
 
 
 def test_symlinked_sibling_directory_counts_under_both_names(tmp_path: Path) -> None:

@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from cmx_core._containment import require_inside
 from cmx_core._errors import InvalidInputError
+from cmx_core._treewalk import raw_bytes, walk_files
 
 SKILL_MD = "SKILL.md"
 MAX_BUNDLE_FILE_BYTES = 64 * 1024 * 1024
@@ -26,6 +26,10 @@ def normalize_rel_path(raw: str) -> str:
         raise InvalidInputError(
             f"bundle path {raw!r}: empty, '.' or '..' components are not allowed"
         )
+    try:
+        raw_bytes(text)  # a name from the OS round-trips; any other lone surrogate cannot
+    except UnicodeEncodeError:
+        raise InvalidInputError(f"bundle path {raw!r}: not encodable as a file name") from None
     return text
 
 
@@ -73,26 +77,17 @@ class BundledSkill:
 
     @classmethod
     def from_directory(cls, root: Path) -> BundledSkill:
-        """Read every regular file under `root`; symlinks must stay inside it."""
-        real_root = root.resolve()
-        if not real_root.is_dir():
+        """Read every file under `root`, dotfiles included, by the same walk the
+        checksum uses: symlinked files and directories are followed while they stay
+        inside `root`; a dangling or looping link is refused before anything is read."""
+        if not root.is_dir():
             raise InvalidInputError(f"{root}: bundle directory does not exist")
+        found = walk_files(root, skip_name=lambda _name: False, what="bundle directory")
         files: list[SkillFile] = []
-        for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-            dirnames.sort()
-            current = Path(dirpath)
-            for name in list(dirnames):
-                linked = current / name
-                if linked.is_symlink():
-                    require_inside(linked, real_root, "bundle directory")
-            for name in sorted(filenames):
-                path = current / name
-                if path.is_symlink():
-                    require_inside(path, real_root, "bundle directory")
-                if path.stat().st_size > MAX_BUNDLE_FILE_BYTES:
-                    raise InvalidInputError(f"{path}: larger than {MAX_BUNDLE_FILE_BYTES} bytes")
-                rel = path.relative_to(root).as_posix()
-                files.append(SkillFile(normalize_rel_path(rel), path.read_bytes()))
+        for item in sorted(found, key=lambda f: raw_bytes(f.rel_path)):
+            if item.path.stat().st_size > MAX_BUNDLE_FILE_BYTES:
+                raise InvalidInputError(f"{item.path}: larger than {MAX_BUNDLE_FILE_BYTES} bytes")
+            files.append(SkillFile(normalize_rel_path(item.rel_path), item.path.read_bytes()))
         return cls(tuple(files))
 
     def has_skill_md(self) -> bool:

@@ -3,43 +3,50 @@
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from cmx_core._containment import require_inside
+from cmx_core._treewalk import lossy_key, lossy_text, raw_bytes, walk_files
 
 TRANSIENT_NAMES = frozenset({"node_modules", "__pycache__", ".git", ".DS_Store"})
 
 
 def is_excluded_component(component: str) -> bool:
+    """Hidden, transient, or `*.pyc` (ASCII case-insensitive, like Rust's
+    `eq_ignore_ascii_case` on the extension)."""
+    suffix = component[-4:]
     return (
         component.startswith(".")
         or component in TRANSIENT_NAMES
-        or component.lower().endswith(".pyc")
+        or (suffix.isascii() and suffix.lower() == ".pyc")
     )
 
 
 def is_canonical(rel_path: str) -> bool:
     """Whether a `/`-separated path takes part in the checksum (§5.1)."""
-    return not any(is_excluded_component(part) for part in rel_path.split("/"))
+    return not any(is_excluded_component(lossy_text(part)) for part in rel_path.split("/"))
 
 
-def _key(rel_path: str) -> bytes:
-    return rel_path.encode("utf-8", "surrogateescape")
+def _order(rel_path: str) -> tuple[bytes, bytes]:
+    # Names that differ only in invalid UTF-8 share a lossy key; the raw bytes
+    # break that tie deterministically (the reference keeps directory order).
+    return lossy_key(rel_path), raw_bytes(rel_path)
 
 
 def canonical_order(paths: Iterable[str]) -> list[str]:
     """Canonical paths in hash order: plain byte order of the `/`-joined string (§11.4)."""
-    return sorted((p for p in paths if is_canonical(p)), key=_key)
+    return sorted((p for p in paths if is_canonical(p)), key=_order)
 
 
 def checksum_pairs(pairs: Iterable[tuple[str, bytes]]) -> str:
-    """Checksum of `(rel_path, bytes)` pairs; non-canonical pairs are ignored."""
+    """Checksum of `(rel_path, bytes)` pairs; non-canonical pairs are ignored.
+
+    A non-UTF-8 name is hashed as the reference hashes it: its lossy UTF-8 text.
+    """
     by_path = {path: data for path, data in pairs if is_canonical(path)}
     digest = hashlib.sha256()
-    for path in sorted(by_path, key=_key):
-        digest.update(_key(path))
+    for path in sorted(by_path, key=_order):
+        digest.update(lossy_key(path))
         digest.update(by_path[path])
     return "sha256:" + digest.hexdigest()
 
@@ -51,30 +58,11 @@ def checksum_bytes(data: bytes) -> str:
 def read_canonical_tree(root: Path) -> dict[str, bytes]:
     """The canonical files under an installed skill dir, by `/`-joined relative path.
 
-    Excluded names are not descended into, mirroring the reference walk. A symlink
-    is followed only while its target stays inside `root`; otherwise it is refused.
+    Excluded names are not descended into, mirroring the reference walk; symlinks
+    follow the shared tree-walk rules (`_treewalk`).
     """
-    real_root = root.resolve()
-    found: dict[str, bytes] = {}
-    # Each pending dir carries its resolved ancestors, so a symlink cycle stops while
-    # an alias of a sibling directory is still hashed under both names.
-    pending: list[tuple[Path, frozenset[Path]]] = [(root, frozenset({real_root}))]
-    while pending:
-        directory, ancestors = pending.pop()
-        with os.scandir(directory) as entries:
-            for entry in entries:
-                if is_excluded_component(entry.name):
-                    continue
-                path = Path(entry.path)
-                if entry.is_symlink():
-                    require_inside(path, real_root, "installed skill directory")
-                if entry.is_dir():
-                    real = path.resolve()
-                    if real not in ancestors:
-                        pending.append((path, ancestors | {real}))
-                elif entry.is_file():
-                    found[path.relative_to(root).as_posix()] = path.read_bytes()
-    return found
+    files = walk_files(root, skip_name=is_excluded_component, what="installed skill directory")
+    return {f.rel_path: f.path.read_bytes() for f in files}
 
 
 def checksum_dir(root: Path) -> str:

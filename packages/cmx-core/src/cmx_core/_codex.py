@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from cmx_core._frontmatter import split_frontmatter
+from cmx_core._whitespace import trim
 
 _ESCAPES = {
     '"': '\\"',
@@ -44,7 +45,7 @@ def _field(frontmatter: str | None, key: str) -> str | None:
         if line.startswith((" ", "\t")):
             continue
         if line.startswith(prefix):
-            return line[len(prefix) :].strip().strip("'\"")
+            return trim(line[len(prefix) :]).strip("'\"")
     return None
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cmx_core._bundle import SKILL_MD, SkillFile
+from cmx_core._whitespace import trim, trim_start
 
 _OPENERS = ("---\n", "---\r\n")
 
@@ -76,14 +77,14 @@ def _set_in_metadata_block(lines: list[str], meta_idx: int, value: str) -> None:
     first_child_indent: str | None = None
     for i in range(meta_idx + 1, len(lines)):
         trimmed = _strip_eol(lines[i])
-        if not trimmed.strip():
+        if not trim(trimmed):
             continue
         indent = _leading_ws(trimmed)
         if not indent:
             break
         if first_child_indent is None:
             first_child_indent = indent
-        if trimmed.lstrip().startswith("version:"):
+        if trim_start(trimmed).startswith("version:"):
             lines[i] = f"{_leading_ws(lines[i])}version: {value}\n"
             return
     indent = first_child_indent if first_child_indent is not None else "  "

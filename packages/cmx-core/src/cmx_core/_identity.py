@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cmx_core._errors import InvalidInputError
+from cmx_core._whitespace import trim
 
 
 def validate_artifact_name(name: str) -> str:
@@ -14,7 +15,7 @@ def validate_artifact_name(name: str) -> str:
         or name in (".", "..")
         or name.startswith(".")
         or any(ch in name for ch in "/\\\x00")
-        or name != name.strip()
+        or name != trim(name)
     ):
         raise InvalidInputError(
             f"artifact name {name!r}: must be a single path component without '/', '\\\\' "

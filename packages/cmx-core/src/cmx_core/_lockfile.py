@@ -1,4 +1,13 @@
-"""Lockfile schema (§3): parse strictly, rewrite by load → change one key → save."""
+"""Lockfile schema (§3): parse as the reference's serde types do, rewrite by
+load → change one key → save.
+
+Parity with the reference (conformance/cmx-core-extra/lockfile-roundtrip): the
+top-level `version` and `packages` are required, every entry field but `version`
+is required, a repeated field is an error while a repeated package name keeps the
+last entry, and unknown keys are ignored on read and dropped on rewrite. One
+deliberate difference: only `version: 1` is accepted (README, "Deliberate
+deviations").
+"""
 
 from __future__ import annotations
 
@@ -9,11 +18,11 @@ from types import MappingProxyType
 from typing import Any
 
 from cmx_core._errors import FileFormatError
-from cmx_core._jsonfile import read_json_object, write_json
+from cmx_core._jsonfile import JsonObject, read_json_object, write_json
 from cmx_core._platforms import ArtifactKind
 
 LOCKFILE_VERSION = 1
-_ENTRY_KEYS = ("type", "version", "installed_at", "source", "source_checksum", "installed_checksum")
+_ENTRY_REQUIRED = ("installed_at", "source", "source_checksum", "installed_checksum")
 
 
 @dataclass(frozen=True)
@@ -24,7 +33,7 @@ class LockSource:
 
 @dataclass(frozen=True)
 class LockEntry:
-    """One tracked artifact. `extra` keeps keys a newer writer added, so we never drop them."""
+    """One tracked artifact, in the reference's field order."""
 
     kind: ArtifactKind
     version: str | None
@@ -32,7 +41,6 @@ class LockEntry:
     source: LockSource
     source_checksum: str
     installed_checksum: str
-    extra: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.kind.value}
@@ -42,31 +50,41 @@ class LockEntry:
         out["source"] = {"repo": self.source.repo, "path": self.source.path}
         out["source_checksum"] = self.source_checksum
         out["installed_checksum"] = self.installed_checksum
-        for key, value in self.extra.items():
-            out.setdefault(key, value)
         return out
 
 
 @dataclass(frozen=True)
 class LockFile:
     packages: Mapping[str, LockEntry] = field(default_factory=lambda: MappingProxyType({}))
-    extra: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
     def with_entry(self, name: str, entry: LockEntry) -> LockFile:
         packages = dict(self.packages)
         packages[name] = entry
-        return LockFile(MappingProxyType(packages), self.extra)
+        return LockFile(MappingProxyType(packages))
 
     def without(self, name: str) -> LockFile:
-        packages = {k: v for k, v in self.packages.items() if k != name}
-        return LockFile(MappingProxyType(packages), self.extra)
+        return LockFile(MappingProxyType({k: v for k, v in self.packages.items() if k != name}))
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"version": LOCKFILE_VERSION}
-        out["packages"] = {name: self.packages[name].to_json() for name in sorted(self.packages)}
-        for key, value in self.extra.items():
-            out.setdefault(key, value)
-        return out
+        return {
+            "version": LOCKFILE_VERSION,
+            "packages": {name: self.packages[name].to_json() for name in sorted(self.packages)},
+        }
+
+
+def _struct(path: Path, where: str, raw: object) -> JsonObject:
+    """An object read as a serde struct: a repeated field is an error."""
+    if not isinstance(raw, JsonObject):
+        raise FileFormatError(path, f"{where} must be an object")
+    if raw.duplicates:
+        raise FileFormatError(path, f"{where}: duplicate field {sorted(raw.duplicates)[0]!r}")
+    return raw
+
+
+def _require(path: Path, where: str, raw: JsonObject, keys: tuple[str, ...]) -> None:
+    missing = [key for key in keys if key not in raw]
+    if missing:
+        raise FileFormatError(path, f"{where}: missing field {missing[0]!r}")
 
 
 def _string(path: Path, where: str, value: object) -> str:
@@ -77,46 +95,46 @@ def _string(path: Path, where: str, value: object) -> str:
 
 def _parse_entry(path: Path, name: str, raw: object) -> LockEntry:
     where = f"packages.{name}"
-    if type(raw) is not dict:
-        raise FileFormatError(path, f"{where} must be an object")
-    kind_raw = raw.get("type")
+    entry = _struct(path, where, raw)
     kinds = {k.value: k for k in ArtifactKind}
-    if type(kind_raw) is not str or kind_raw not in kinds:
+    if entry.get("type") not in kinds:
         raise FileFormatError(path, f'{where}.type must be "skill" or "agent"')
-    version = raw.get("version")
+    version = entry.get("version")
     if version is not None and type(version) is not str:
         raise FileFormatError(path, f"{where}.version must be a string")
-    source = raw.get("source")
-    if type(source) is not dict:
-        raise FileFormatError(path, f"{where}.source must be an object")
+    _require(
+        path, where, entry, ("installed_at", "source", "source_checksum", "installed_checksum")
+    )
+    source = _struct(path, f"{where}.source", entry["source"])
+    _require(path, f"{where}.source", source, ("repo", "path"))
     return LockEntry(
-        kind=kinds[kind_raw],
+        kind=kinds[entry["type"]],
         version=version,
-        installed_at=_string(path, f"{where}.installed_at", raw.get("installed_at")),
+        installed_at=_string(path, f"{where}.installed_at", entry["installed_at"]),
         source=LockSource(
-            repo=_string(path, f"{where}.source.repo", source.get("repo")),
-            path=_string(path, f"{where}.source.path", source.get("path")),
+            repo=_string(path, f"{where}.source.repo", source["repo"]),
+            path=_string(path, f"{where}.source.path", source["path"]),
         ),
-        source_checksum=_string(path, f"{where}.source_checksum", raw.get("source_checksum")),
+        source_checksum=_string(path, f"{where}.source_checksum", entry["source_checksum"]),
         installed_checksum=_string(
-            path, f"{where}.installed_checksum", raw.get("installed_checksum")
+            path, f"{where}.installed_checksum", entry["installed_checksum"]
         ),
-        extra=MappingProxyType({k: v for k, v in raw.items() if k not in _ENTRY_KEYS}),
     )
 
 
-def parse_lockfile(path: Path, raw: Mapping[str, Any]) -> LockFile:
-    version = raw.get("version", LOCKFILE_VERSION)
+def parse_lockfile(path: Path, raw: JsonObject) -> LockFile:
+    top = _struct(path, "lockfile", raw)
+    _require(path, "lockfile", top, ("version", "packages"))
+    version = top["version"]
     if type(version) is not int:
         raise FileFormatError(path, "top-level version must be an integer")
     if version != LOCKFILE_VERSION:
         raise FileFormatError(path, f"unsupported lockfile version {version} (expected 1)")
-    packages_raw = raw.get("packages", {})
-    if type(packages_raw) is not dict:
+    packages_raw = top["packages"]
+    if not isinstance(packages_raw, dict):
         raise FileFormatError(path, "packages must be an object")
     packages = {name: _parse_entry(path, name, entry) for name, entry in packages_raw.items()}
-    extra = {k: v for k, v in raw.items() if k not in ("version", "packages")}
-    return LockFile(MappingProxyType(packages), MappingProxyType(extra))
+    return LockFile(MappingProxyType(packages))
 
 
 def load_lockfile(path: Path) -> LockFile:

@@ -53,10 +53,19 @@ class Version:
         return text
 
 
+U64_MAX = 2**64 - 1
+
+
 def parse(text: str) -> Version | None:
-    """Strict SemVer: no leading `v`, no whitespace, no leading zeros in numeric parts."""
+    """Strict SemVer: no leading `v`, no whitespace, no leading zeros in numeric parts.
+
+    Major, minor and patch are u64 in the reference: a larger number makes its
+    parse fail, so such a version falls back to plain string comparison there and here.
+    """
     match = _PATTERN.fullmatch(text)
     if match is None:
+        return None
+    if any(int(match[part]) > U64_MAX for part in ("major", "minor", "patch")):
         return None
     pre = tuple(match["pre"].split(".")) if match["pre"] else ()
     if any(p.isdigit() and len(p) > 1 and p.startswith("0") for p in pre):
@@ -71,7 +80,8 @@ def _pre_key(pre: tuple[str, ...]) -> tuple[int, tuple[_PreId, ...]]:
 
 
 def compare(a: Version, b: Version) -> int:
-    """-1, 0 or 1. Build metadata breaks ties lexically, as the Rust crate's `Ord` does."""
+    """-1, 0 or 1. Build metadata breaks ties, as the Rust crate's `Ord` (which the
+    reference calls, not `cmp_precedence`) does: `1.0.0+001` is newer than `1.0.0+1`."""
     left = ((a.major, a.minor, a.patch), _pre_key(a.pre))
     right = ((b.major, b.minor, b.patch), _pre_key(b.pre))
     if left != right:
@@ -95,10 +105,11 @@ class _BuildId:
             return NotImplemented
         a, b = self.text, other.text
         if a.isdigit() and b.isdigit():
-            return (len(a.lstrip("0")), a.lstrip("0"), -len(a)) < (
+            # 0 < 00 < 1 < 01 < 001 < 2: value first, then the longer spelling is greater.
+            return (len(a.lstrip("0")), a.lstrip("0"), len(a)) < (
                 len(b.lstrip("0")),
                 b.lstrip("0"),
-                -len(b),
+                len(b),
             )
         if a.isdigit() != b.isdigit():
             return a.isdigit()

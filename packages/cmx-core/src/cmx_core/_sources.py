@@ -21,10 +21,10 @@ def _load(path: Path) -> dict[str, Any]:
     if type(version) is not int or version != 1:
         raise FileFormatError(path, f"unsupported sources version {version!r} (expected 1)")
     sources = raw.setdefault("sources", {})
-    if type(sources) is not dict:
+    if not isinstance(sources, dict):
         raise FileFormatError(path, "sources must be an object")
     for name, entry in sources.items():
-        if type(entry) is not dict:
+        if not isinstance(entry, dict):
             raise FileFormatError(path, f"sources.{name} must be an object")
     return raw
 

@@ -7,9 +7,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cmx_core._errors import CmxError
+from cmx_core.conformance import _disk_cases as disk_cases
 from cmx_core.conformance import _pure_cases as pure_cases
 from cmx_core.conformance import _sandbox_cases as sandbox_cases
-from cmx_core.conformance._manifest import Case, Fields, FixtureError, check_fields, load_cases
+from cmx_core.conformance import _text_cases as text_cases
+from cmx_core.conformance._manifest import (
+    Case,
+    Fields,
+    FixtureError,
+    check_fields,
+    load_cases,
+    port_view,
+)
 
 Check = Callable[[Case], "str | None"]
 
@@ -21,6 +30,13 @@ CATEGORIES: dict[str, tuple[Fields, Check]] = {
     "paths": (pure_cases.PATHS, pure_cases.run_paths),
     "target-resolve": (sandbox_cases.TARGET_RESOLVE, sandbox_cases.run_target_resolve),
     "install-e2e": (sandbox_cases.INSTALL_E2E, sandbox_cases.run_install_e2e),
+    "version-order": (text_cases.VERSION_ORDER, text_cases.run_version_order),
+    "reconcile": (text_cases.RECONCILE, text_cases.run_reconcile),
+    "whitespace": (text_cases.WHITESPACE, text_cases.run_whitespace),
+    "white-space-set": (text_cases.WHITE_SPACE_SET, text_cases.run_white_space_set),
+    "json-escape": (text_cases.JSON_ESCAPE, text_cases.run_json_escape),
+    "checksum-tree": (disk_cases.CHECKSUM_TREE, disk_cases.run_checksum_tree),
+    "lockfile-roundtrip": (disk_cases.LOCKFILE_ROUNDTRIP, disk_cases.run_lockfile_roundtrip),
 }
 
 
@@ -52,6 +68,7 @@ class RunResult:
 
 def _run_case(case: Case, fields: Fields, check: Check) -> str | None:
     try:
+        case = port_view(case)
         check_fields(case, fields)
         return check(case)
     except FixtureError as exc:
@@ -61,12 +78,17 @@ def _run_case(case: Case, fields: Fields, check: Check) -> str | None:
 
 
 def run_directory(root: Path) -> RunResult:
-    """Every subdirectory is a category; unknown ones fail rather than being skipped."""
+    """Every subdirectory is a category; unknown ones fail rather than being skipped.
+
+    Directories starting with `_` hold tooling (the fixture generator), not cases.
+    """
     if not root.is_dir():
         return RunResult(0, (Failure(str(root), "not a directory"),))
     passed = 0
     failures: list[Failure] = []
-    for category_dir in sorted(p for p in root.iterdir() if p.is_dir()):
+    for category_dir in sorted(
+        p for p in root.iterdir() if p.is_dir() and not p.name.startswith("_")
+    ):
         spec = CATEGORIES.get(category_dir.name)
         if spec is None:
             failures.append(Failure(category_dir.name, "unknown category, cannot execute"))

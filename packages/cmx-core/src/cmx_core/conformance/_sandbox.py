@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 from cmx_core._environment import Environment, FixedClock, FixedHome, FixedWorkdir
 from cmx_core._paths import Layout
 from cmx_core._platforms import ALL_PLATFORMS, Scope
+from cmx_core.conformance._manifest import FixtureError
 
 FIXED_INSTANT = dt.datetime(2026, 7, 5, 12, 0, 0, tzinfo=dt.UTC)
 HOME_IN_FIXTURE = "home/testuser"
@@ -40,8 +42,24 @@ class Sandbox:
         return Layout.resolve(self.env)
 
     def seed_tree(self, source: Path) -> None:
-        if source.is_dir():
-            shutil.copytree(source, self.root, symlinks=True, dirs_exist_ok=True)
+        """Copy the pre-state in; absolute fixture paths inside JSON files (config.json's
+        `home`, sources.json's `path`) are rebased into the sandbox, never followed."""
+        if not source.is_dir():
+            return
+        shutil.copytree(source, self.root, symlinks=True, dirs_exist_ok=True)
+        for seeded in source.rglob("*.json"):
+            copy = self.root / seeded.relative_to(source)
+            copy.write_bytes(self.sandbox_bytes(copy.read_bytes()))
+        config = self.layout.config_path
+        if config.is_file():
+            home = json.loads(config.read_text(encoding="utf-8")).get("home")
+            if home is not None and not str(home).startswith(f"{self.root}/"):
+                raise FixtureError(f"config.json home {home!r} would write outside the sandbox")
+
+    def sandbox_bytes(self, data: bytes) -> bytes:
+        return data.replace(
+            b'"/' + HOME_IN_FIXTURE.encode(), f'"{self.root}/{HOME_IN_FIXTURE}'.encode()
+        )
 
     def seed_locks(self, source: Path, scope: Scope) -> None:
         if not source.is_dir():
