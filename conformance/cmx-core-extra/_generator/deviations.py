@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 _OUTSIDE = ("symlink-leaves-tree", {"error": "UnsafePathError: symlink points outside the tree"})
-_VERSION = ("lockfile-version-1-only", {"error": "FileFormatError: unsupported lockfile version"})
+_VERSION = ("format-version-1-only", {"error": "FileFormatError: unsupported lockfile version"})
 
 DEVIATIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "checksum-tree/symlink-outside-file": _OUTSIDE,
