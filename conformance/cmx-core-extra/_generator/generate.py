@@ -94,26 +94,37 @@ def report_change(label: str, old: Any, new: Any) -> None:
 
 
 GUARD_KEYS = ("kind", "from", "installed", "will_write", "blocked")
+AGENT_KEYS = ("reconciled_markdown", "codex_toml", "source_checksum", "codex_checksum")
 
 
-def version_guard(oracle: Oracle) -> Any:
-    hand = [c for c in load_existing("version-guard") if not c["name"].startswith(("cmp-", "guard-"))]
-    asked = []
-    for c in hand:
-        asked.append((c, oracle.ask("guard", **c["input"])))
-    for name, desc, inp in gen.version_guard_cases():
-        asked.append(({"name": name, "description": desc, "input": inp, "expected": None}, oracle.ask("guard", **inp)))
+def inline_category(
+    oracle: Oracle, category: str, op: str, generated: list[gen.Case], keys: tuple[str, ...]
+) -> Any:
+    """A category whose inputs are inline: the hand-written cases are re-asked (and
+    any changed answer printed), the generated ones appended."""
+    names = {name for name, _, _ in generated}
+    hand = [c for c in load_existing(category) if c["name"] not in names]
+    asked = [(c, oracle.ask(op, **c["input"])) for c in hand]
+    for name, desc, inp in generated:
+        fresh = {"name": name, "description": desc, "input": inp, "expected": None}
+        asked.append((fresh, oracle.ask(op, **inp)))
 
     def finish(answers: dict[str, Any]) -> None:
         out = []
         for c, ident in asked:
-            expected = {k: answers[ident][k] for k in GUARD_KEYS}
+            expected = {k: answers[ident][k] for k in keys}
             if c["expected"] is not None:
-                report_change(f"version-guard/{c['name']}", c["expected"], expected)
-            out.append(case("version-guard", c["name"], c["description"], c["input"], expected))
-        write_manifest("version-guard", out)
+                report_change(f"{category}/{c['name']}", c["expected"], expected)
+            out.append(case(category, c["name"], c["description"], c["input"], expected))
+        write_manifest(category, out)
 
     return finish
+
+
+def version_guard(oracle: Oracle) -> Any:
+    return inline_category(
+        oracle, "version-guard", "guard", gen.version_guard_cases(), GUARD_KEYS
+    )
 
 
 def version_order(oracle: Oracle) -> Any:
@@ -189,26 +200,10 @@ def reconcile(oracle: Oracle) -> Any:
     return finish
 
 
-AGENT_KEYS = ("reconciled_markdown", "codex_toml", "source_checksum", "codex_checksum")
-
-
 def agent_transform(oracle: Oracle) -> Any:
-    generated = {name for name, _, _ in gen.agent_transform_cases()}
-    hand = [c for c in load_existing("agent-transform") if c["name"] not in generated]
-    asked = [(c, oracle.ask("agent-transform", **c["input"])) for c in hand]
-    for name, desc, inp in gen.agent_transform_cases():
-        asked.append(({"name": name, "description": desc, "input": inp, "expected": None}, oracle.ask("agent-transform", **inp)))
-
-    def finish(answers: dict[str, Any]) -> None:
-        out = []
-        for c, ident in asked:
-            expected = {k: answers[ident][k] for k in AGENT_KEYS}
-            if c["expected"] is not None:
-                report_change(f"agent-transform/{c['name']}", c["expected"], expected)
-            out.append(case("agent-transform", c["name"], c["description"], c["input"], expected))
-        write_manifest("agent-transform", out)
-
-    return finish
+    return inline_category(
+        oracle, "agent-transform", "agent-transform", gen.agent_transform_cases(), AGENT_KEYS
+    )
 
 
 def checksum(oracle: Oracle) -> Any:

@@ -305,22 +305,23 @@ fn fixture_to_fake(path: &str) -> PathBuf {
     }
 }
 
-fn fake_to_fixture(path: &Path) -> String {
-    let parts: Vec<String> = path
-        .components()
+/// The path's components joined with `/` (lossy), without the root.
+fn joined(path: &Path) -> String {
+    path.components()
         .filter(|c| !matches!(c, Component::RootDir))
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    if path.is_absolute() { parts.join("/") } else { format!("project/{}", parts.join("/")) }
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
+/// Where a fake-fs path lands in a fixture tree: absolute under the root, relative under `project/`.
+fn fake_to_fixture(path: &Path) -> String {
+    if path.is_absolute() { joined(path) } else { format!("project/{}", joined(path)) }
+}
+
+/// A path as reports show it: absolute with one leading `/`, local ones relative.
 fn report_path(path: &Path) -> String {
-    let parts: Vec<String> = path
-        .components()
-        .filter(|c| !matches!(c, Component::RootDir))
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    if path.is_absolute() { format!("/{}", parts.join("/")) } else { parts.join("/") }
+    if path.is_absolute() { format!("/{}", joined(path)) } else { joined(path) }
 }
 
 fn plan_json(plan: &InstallPlan) -> Value {
