@@ -13,7 +13,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from upskill.errors import UpskillError
-    from upskill.install.scope import World
+    from upskill.lifecycle.scope import World
     from upskill.search import session
 
     world = World.current()

@@ -10,11 +10,11 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from upskill.install.cliargs import dry_run_flag, scope_flags
+from upskill.lifecycle.cliargs import dry_run_flag, scope_flags
 
 if TYPE_CHECKING:
-    from upskill.install.engine import Outcome
-    from upskill.install.ui import Console
+    from upskill.lifecycle.engine import Outcome
+    from upskill.lifecycle.ui import Console
     from upskill.state.lockfile import Lockfile
 
 
@@ -32,7 +32,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from upskill.install.ui import run_guarded
+    from upskill.lifecycle.ui import run_guarded
 
     return run_guarded(args, lambda console: _run(args, console))
 
@@ -75,12 +75,12 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     import dataclasses
 
     from upskill.errors import UsageError
-    from upskill.install.engine import plan_remove
-    from upskill.install.flow import commit
-    from upskill.install.scope import World, resolve_scope
-    from upskill.install.scopelock import ScopeLock
-    from upskill.install.session import Session
-    from upskill.install.ui import noteworthy, plural, report_dry_run, tail
+    from upskill.lifecycle.engine import plan_remove
+    from upskill.lifecycle.flow import commit
+    from upskill.lifecycle.scope import World, resolve_scope
+    from upskill.lifecycle.scopelock import ScopeLock
+    from upskill.lifecycle.session import Session
+    from upskill.lifecycle.ui import noteworthy, plural, report_dry_run, tail
 
     if not args.names and not args.source:
         raise UsageError(

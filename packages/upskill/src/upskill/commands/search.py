@@ -29,7 +29,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from upskill.errors import UpskillError
-    from upskill.install.scope import World
+    from upskill.lifecycle.scope import World
     from upskill.search import session
     from upskill.search.public import PublicSearchError, install_command, search_public
 

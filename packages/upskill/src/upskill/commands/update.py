@@ -10,13 +10,13 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from upskill.install.cliargs import client_flags, dry_run_flag, scope_flags
+from upskill.lifecycle.cliargs import client_flags, dry_run_flag, scope_flags
 
 if TYPE_CHECKING:
-    from upskill.install.engine import Outcome
-    from upskill.install.resolve import Resolution
-    from upskill.install.scope import Scope, World
-    from upskill.install.ui import Console
+    from upskill.lifecycle.engine import Outcome
+    from upskill.lifecycle.resolve import Resolution
+    from upskill.lifecycle.scope import Scope, World
+    from upskill.lifecycle.ui import Console
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -34,8 +34,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from upskill.errors import UpskillError
-    from upskill.install.cliargs import chosen_clients
-    from upskill.install.scope import World, resolve_scope
+    from upskill.lifecycle.cliargs import chosen_clients
+    from upskill.lifecycle.scope import World, resolve_scope
 
     try:
         world = World.current()
@@ -50,14 +50,14 @@ def run(args: argparse.Namespace) -> int:
     except UpskillError as exc:
         sys.stderr.write(f"error: {exc}\n")
         return exc.exit_code
-    from upskill.install.ui import run_guarded
+    from upskill.lifecycle.ui import run_guarded
 
     return run_guarded(args, lambda console: _full(args, console, world, scope, flags))
 
 
 def _nothing_changed(world: World, scope: Scope) -> bool:
-    from upskill.install import fastpath
-    from upskill.install.selection import load_config_paths
+    from upskill.lifecycle import fastpath
+    from upskill.lifecycle.selection import load_config_paths
     from upskill.sources.cachedir import cache_dir
 
     if (scope.root / ".upskill" / "journal.json").exists():
@@ -109,14 +109,14 @@ def _full(
 ) -> int:
     import dataclasses
 
-    from upskill.install.engine import plan_install
-    from upskill.install.flow import commit, hook_bundles
-    from upskill.install.requests import update_requests
-    from upskill.install.resolve import Resolver
-    from upskill.install.scopelock import ScopeLock
-    from upskill.install.selection import choose, load_config
-    from upskill.install.session import Session
-    from upskill.install.ui import report_dry_run, report_update
+    from upskill.lifecycle.engine import plan_install
+    from upskill.lifecycle.flow import commit, hook_bundles
+    from upskill.lifecycle.requests import update_requests
+    from upskill.lifecycle.resolve import Resolver
+    from upskill.lifecycle.scopelock import ScopeLock
+    from upskill.lifecycle.selection import choose, load_config
+    from upskill.lifecycle.session import Session
+    from upskill.lifecycle.ui import report_dry_run, report_update
     from upskill.sources.spec import canonical_label
 
     selection = choose(flags, load_config(world))

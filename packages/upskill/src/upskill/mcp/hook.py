@@ -1,4 +1,4 @@
-"""The lifecycle hook for bundle MCP servers (registered in install/extensions.py).
+"""The lifecycle hook for bundle MCP servers (registered in lifecycle/extensions.py).
 
 add/update configure every MCP server of the installed bundles for the
 selected targets; removing a bundle leaves its servers configured (the
@@ -22,7 +22,7 @@ from upskill.mcp.shapes import Places
 from upskill.mcp.unregister import unregister
 
 if TYPE_CHECKING:
-    from upskill.install.extensions import HookContext, HookResult, ResolvedBundle
+    from upskill.lifecycle.extensions import HookContext, HookResult, ResolvedBundle
 
 
 def places_for(root: Path, env: Mapping[str, str]) -> Places:
@@ -44,7 +44,7 @@ def warning_lines(lines: Sequence[str]) -> list[str]:
 
 class McpHook:
     def install(self, ctx: HookContext, bundles: Sequence[ResolvedBundle]) -> HookResult:
-        from upskill.install.extensions import HookResult
+        from upskill.lifecycle.extensions import HookResult
 
         if ctx.dry_run:
             return HookResult(ctx.lock.plugins, ctx.lock.mcps)
@@ -84,7 +84,7 @@ class McpHook:
         return HookResult(ctx.lock.plugins, mcps, tuple(messages))
 
     def remove(self, ctx: HookContext, bundle_names: Sequence[str]) -> HookResult:
-        from upskill.install.extensions import HookResult
+        from upskill.lifecycle.extensions import HookResult
 
         kept = sorted(
             {str(m.get("name")) for m in ctx.lock.mcps if m.get("bundle") in bundle_names}

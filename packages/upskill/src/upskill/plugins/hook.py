@@ -1,4 +1,4 @@
-"""The lifecycle hook for bundle plugins (registered in install/extensions.py).
+"""The lifecycle hook for bundle plugins (registered in lifecycle/extensions.py).
 
 add/update install the plugins of the installed bundles for the selected
 clients; removing a bundle uninstalls its plugins; doctor fills the
@@ -22,7 +22,7 @@ from upskill.plugins.reconcile import reconcile_plugins
 from upskill.plugins.uninstall import uninstall_plugins
 
 if TYPE_CHECKING:
-    from upskill.install.extensions import HookContext, HookResult, ResolvedBundle
+    from upskill.lifecycle.extensions import HookContext, HookResult, ResolvedBundle
 
 ALL_CLIENTS = ("claude", "copilot", "vscode", "opencode")
 
@@ -60,7 +60,7 @@ def _records(ctx: HookContext) -> list[PluginRecord]:
 
 class PluginHook:
     def install(self, ctx: HookContext, bundles: Sequence[ResolvedBundle]) -> HookResult:
-        from upskill.install.extensions import HookResult
+        from upskill.lifecycle.extensions import HookResult
 
         if ctx.dry_run:
             return HookResult(ctx.lock.plugins, ctx.lock.mcps)
@@ -82,7 +82,7 @@ class PluginHook:
         return HookResult(plugins, ctx.lock.mcps, tuple(messages))
 
     def remove(self, ctx: HookContext, bundle_names: Sequence[str]) -> HookResult:
-        from upskill.install.extensions import HookResult
+        from upskill.lifecycle.extensions import HookResult
 
         going = [r for r in _records(ctx) if r.bundle in bundle_names]
         if not going:

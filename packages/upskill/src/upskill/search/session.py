@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from upskill.errors import UsageError
-from upskill.install.scope import World
+from upskill.lifecycle.scope import World
 from upskill.search.registries import Refresher, configured_registries
 from upskill.search.store import INDEX_FILE, IndexStore, index_dir
 from upskill.state.config import Registry

@@ -6,10 +6,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from upskill.errors import UpskillError
-from upskill.install.catalog import SourceCatalog, load_catalog
-from upskill.install.fastpath import fingerprint_of
-from upskill.install.journal import recover
-from upskill.install.scope import Scope, World
+from upskill.lifecycle.catalog import SourceCatalog, load_catalog
+from upskill.lifecycle.fastpath import fingerprint_of
+from upskill.lifecycle.journal import recover
+from upskill.lifecycle.scope import Scope, World
 from upskill.sources.fetch import Fetched, Fetcher
 from upskill.sources.spec import SourceSpec
 from upskill.state.lockfile import Lockfile, parse_lockfile, read_lockfile

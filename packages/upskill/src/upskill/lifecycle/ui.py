@@ -14,10 +14,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
-from upskill.install.plan import Action, Op, Plan
+from upskill.lifecycle.plan import Action, Op, Plan
 
 if TYPE_CHECKING:
-    from upskill.install.engine import Outcome
+    from upskill.lifecycle.engine import Outcome
 
 # Actions a plan listing shows (unchanged, forget and retain change nothing on disk).
 _SHOWN = frozenset(

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from upskill.clients import SELECTABLE_CLIENTS
-from upskill.install.scope import World
+from upskill.lifecycle.scope import World
 from upskill.state.config import (
     PROJECT_CONFIG,
     Config,
