@@ -7,7 +7,8 @@ import sys
 import pytest
 
 from upskill import __version__
-from upskill.cli import COMMANDS, main
+from upskill.cli import main
+from upskill.commands import COMMANDS
 
 
 def test_version_fast_path_does_not_import_argparse() -> None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from upskill.lifecycle.cliargs import client_flags, dry_run_flag, scope_flags
+from upskill.cli.cliargs import client_flags, dry_run_flag, scope_flags
 
 if TYPE_CHECKING:
+    from upskill.cli.console import Console
     from upskill.lifecycle.engine import Outcome
-    from upskill.lifecycle.ui import Console
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -37,13 +37,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from upskill.lifecycle.ui import run_guarded
+    from upskill.cli.ui import run_guarded
 
     return run_guarded(args, lambda console: _run(args, console))
 
 
 def _run(args: argparse.Namespace, console: Console) -> int:
-    from upskill.lifecycle.cliargs import chosen_clients
+    from upskill.cli.cliargs import chosen_clients
+    from upskill.cli.ui import report_dry_run, report_install
     from upskill.lifecycle.engine import plan_install
     from upskill.lifecycle.flow import commit, hook_bundles
     from upskill.lifecycle.resolve import Request, Resolver, parse_aliases
@@ -51,7 +52,6 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     from upskill.lifecycle.scopelock import ScopeLock
     from upskill.lifecycle.selection import choose, load_config
     from upskill.lifecycle.session import Session
-    from upskill.lifecycle.ui import report_dry_run, report_install
     from upskill.sources.spec import parse_source
 
     world = World.current()

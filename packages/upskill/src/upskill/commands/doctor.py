@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from upskill.lifecycle.cliargs import scope_flags
+from upskill.cli.cliargs import scope_flags
 
 if TYPE_CHECKING:
-    from upskill.lifecycle.ui import Console
+    from upskill.cli.console import Console
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -28,7 +28,7 @@ _TITLES = {
 
 
 def run(args: argparse.Namespace) -> int:
-    from upskill.lifecycle.ui import run_guarded
+    from upskill.cli.ui import run_guarded
 
     return run_guarded(args, lambda console: _run(args, console))
 

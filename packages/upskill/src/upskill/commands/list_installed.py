@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from upskill.lifecycle.cliargs import scope_flags
+from upskill.cli.cliargs import scope_flags
 
 if TYPE_CHECKING:
-    from upskill.lifecycle.ui import Console
+    from upskill.cli.console import Console
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -17,7 +17,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from upskill.lifecycle.ui import run_guarded
+    from upskill.cli.ui import run_guarded
 
     return run_guarded(args, lambda console: _run(args, console))
 
@@ -25,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace, console: Console) -> int:
     import json
 
-    from upskill.lifecycle.listing import listing_json, listing_text
+    from upskill.cli.listing import listing_json, listing_text
     from upskill.lifecycle.scope import World, resolve_scope
     from upskill.state.lockfile import read_lockfile
 

@@ -10,11 +10,11 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from upskill.lifecycle.cliargs import dry_run_flag, scope_flags
+from upskill.cli.cliargs import dry_run_flag, scope_flags
 
 if TYPE_CHECKING:
+    from upskill.cli.console import Console
     from upskill.lifecycle.engine import Outcome
-    from upskill.lifecycle.ui import Console
     from upskill.state.lockfile import Lockfile
 
 
@@ -32,7 +32,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from upskill.lifecycle.ui import run_guarded
+    from upskill.cli.ui import run_guarded
 
     return run_guarded(args, lambda console: _run(args, console))
 
@@ -74,13 +74,13 @@ def _confirm(console: Console, count: int, label: str) -> bool:
 def _run(args: argparse.Namespace, console: Console) -> int:
     import dataclasses
 
+    from upskill.cli.ui import noteworthy, plural, report_dry_run, tail
     from upskill.errors import UsageError
     from upskill.lifecycle.engine import plan_remove
     from upskill.lifecycle.flow import commit
     from upskill.lifecycle.scope import World, resolve_scope
     from upskill.lifecycle.scopelock import ScopeLock
     from upskill.lifecycle.session import Session
-    from upskill.lifecycle.ui import noteworthy, plural, report_dry_run, tail
 
     if not args.names and not args.source:
         raise UsageError(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from upskill.lifecycle.cliargs import scope_flags
+from upskill.cli.cliargs import scope_flags
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -16,12 +16,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import dataclasses
 
+    from upskill.cli.console import Console
     from upskill.errors import UpskillError
     from upskill.lifecycle.journal import Transaction, apply_transaction
     from upskill.lifecycle.scope import World, resolve_scope
     from upskill.lifecycle.scopelock import ScopeLock
     from upskill.lifecycle.session import Session
-    from upskill.lifecycle.ui import Console
     from upskill.mcp import records as conv
     from upskill.mcp.clientcli import SubprocessCli
     from upskill.mcp.configure import client_scope

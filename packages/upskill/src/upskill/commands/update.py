@@ -10,13 +10,13 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from upskill.lifecycle.cliargs import client_flags, dry_run_flag, scope_flags
+from upskill.cli.cliargs import client_flags, dry_run_flag, scope_flags
 
 if TYPE_CHECKING:
+    from upskill.cli.console import Console
     from upskill.lifecycle.engine import Outcome
     from upskill.lifecycle.resolve import Resolution
     from upskill.lifecycle.scope import Scope, World
-    from upskill.lifecycle.ui import Console
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -33,8 +33,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from upskill.cli.cliargs import chosen_clients
     from upskill.errors import UpskillError
-    from upskill.lifecycle.cliargs import chosen_clients
     from upskill.lifecycle.scope import World, resolve_scope
 
     try:
@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     except UpskillError as exc:
         sys.stderr.write(f"error: {exc}\n")
         return exc.exit_code
-    from upskill.lifecycle.ui import run_guarded
+    from upskill.cli.ui import run_guarded
 
     return run_guarded(args, lambda console: _full(args, console, world, scope, flags))
 
@@ -109,6 +109,7 @@ def _full(
 ) -> int:
     import dataclasses
 
+    from upskill.cli.ui import report_dry_run, report_update
     from upskill.lifecycle.engine import plan_install
     from upskill.lifecycle.flow import commit, hook_bundles
     from upskill.lifecycle.requests import update_requests
@@ -116,7 +117,6 @@ def _full(
     from upskill.lifecycle.scopelock import ScopeLock
     from upskill.lifecycle.selection import choose, load_config
     from upskill.lifecycle.session import Session
-    from upskill.lifecycle.ui import report_dry_run, report_update
     from upskill.sources.spec import canonical_label
 
     selection = choose(flags, load_config(world))

@@ -1,0 +1,70 @@
+"""The streams a command prints to: data on stdout, progress and messages on stderr.
+
+Progress lines redraw in place on a TTY and are plain lines otherwise; `-q`
+silences everything but data and errors; colour only on a TTY without
+NO_COLOR. The dispatcher creates one console per run and hands it to the
+command; this module imports nothing heavy, so the error boundary can always
+report.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import TextIO
+
+
+@dataclass
+class Console:
+    out: TextIO
+    err: TextIO
+    quiet: bool = False
+    color: bool = False
+    _live: bool = False
+
+    @classmethod
+    def create(cls, out: TextIO, err: TextIO, *, quiet: bool, no_color: bool) -> Console:
+        tty = err.isatty()
+        color = tty and not no_color and "NO_COLOR" not in os.environ
+        return cls(out, err, quiet, color)
+
+    @property
+    def tty(self) -> bool:
+        return self.err.isatty()
+
+    def progress(self, message: str) -> None:
+        if self.quiet:
+            return
+        if self.tty:
+            self.err.write(f"\r\x1b[2K{message}")
+            self._live = True
+        else:
+            self.err.write(message + "\n")
+        self.err.flush()
+
+    def done(self) -> None:
+        if self._live:
+            self.err.write("\r\x1b[2K")
+            self.err.flush()
+            self._live = False
+
+    def info(self, message: str) -> None:
+        if not self.quiet:
+            self.done()
+            self.err.write(message + "\n")
+
+    def warn(self, message: str) -> None:
+        if self.quiet:  # -q: only errors and data
+            return
+        self.done()
+        self.err.write(self._paint("warning: ", "33") + message + "\n")
+
+    def error(self, message: str) -> None:
+        self.done()
+        self.err.write(self._paint("error: ", "31") + message + "\n")
+
+    def data(self, text: str) -> None:
+        self.out.write(text)
+
+    def _paint(self, text: str, code: str) -> str:
+        return f"\x1b[{code}m{text}\x1b[0m" if self.color else text
