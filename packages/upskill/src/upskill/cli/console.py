@@ -60,8 +60,14 @@ class Console:
         self.err.write(self._paint("warning: ", "33") + message + "\n")
 
     def error(self, message: str) -> None:
+        """The one shape of an error line, `upskill: error: <message>`, even under -q."""
         self.done()
-        self.err.write(self._paint("error: ", "31") + message + "\n")
+        self.err.write("upskill: " + self._paint("error: ", "31") + message + "\n")
+
+    def internal(self, message: str) -> None:
+        """A bug in upskill: `upskill: internal error: <message>`."""
+        self.done()
+        self.err.write("upskill: " + self._paint("internal error: ", "31") + message + "\n")
 
     def data(self, text: str) -> None:
         self.out.write(text)

@@ -10,16 +10,19 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from typing import Protocol, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
 from upskill import __version__
 from upskill.commands import COMMANDS
+
+if TYPE_CHECKING:
+    from upskill.cli.console import Console
 
 
 class CommandModule(Protocol):
     def configure(self, parser: argparse.ArgumentParser) -> None: ...
 
-    def run(self, args: argparse.Namespace) -> int: ...
+    def run(self, args: argparse.Namespace, console: Console) -> int: ...
 
 
 def load_command(module: str) -> CommandModule:

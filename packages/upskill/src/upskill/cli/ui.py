@@ -5,9 +5,7 @@ Formatting only; the lines go out through the `Console` (`upskill.cli.console`).
 
 from __future__ import annotations
 
-import argparse
-import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from upskill.cli.console import Console
@@ -112,15 +110,3 @@ def report_update(console: Console, outcome: Outcome, messages: Iterable[str]) -
         parts.append(f"{removed} removed")
     console.info(", ".join(parts) + tail(outcome.plan))
     return 0
-
-
-def run_guarded(args: argparse.Namespace, body: Callable[[Console], int]) -> int:
-    """Run a command body with a console; a typed error becomes one line and its exit code."""
-    from upskill.errors import UpskillError
-
-    console = Console.create(sys.stdout, sys.stderr, quiet=args.quiet, no_color=args.no_color)
-    try:
-        return body(console)
-    except UpskillError as exc:
-        console.error(str(exc))
-        return exc.exit_code

@@ -36,13 +36,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     dry_run_flag(parser)
 
 
-def run(args: argparse.Namespace) -> int:
-    from upskill.cli.ui import run_guarded
-
-    return run_guarded(args, lambda console: _run(args, console))
-
-
-def _run(args: argparse.Namespace, console: Console) -> int:
+def run(args: argparse.Namespace, console: Console) -> int:
     from upskill.cli.cliargs import chosen_clients
     from upskill.cli.ui import report_dry_run, report_install
     from upskill.lifecycle.engine import plan_install

@@ -27,13 +27,7 @@ _TITLES = {
 }
 
 
-def run(args: argparse.Namespace) -> int:
-    from upskill.cli.ui import run_guarded
-
-    return run_guarded(args, lambda console: _run(args, console))
-
-
-def _run(args: argparse.Namespace, console: Console) -> int:
+def run(args: argparse.Namespace, console: Console) -> int:
     import json
 
     from upskill.lifecycle.doctor import Report, check

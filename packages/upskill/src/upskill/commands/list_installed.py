@@ -16,13 +16,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="machine-readable output")
 
 
-def run(args: argparse.Namespace) -> int:
-    from upskill.cli.ui import run_guarded
-
-    return run_guarded(args, lambda console: _run(args, console))
-
-
-def _run(args: argparse.Namespace, console: Console) -> int:
+def run(args: argparse.Namespace, console: Console) -> int:
     import json
 
     from upskill.cli.listing import listing_json, listing_text

@@ -31,12 +31,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
     dry_run_flag(parser)
 
 
-def run(args: argparse.Namespace) -> int:
-    from upskill.cli.ui import run_guarded
-
-    return run_guarded(args, lambda console: _run(args, console))
-
-
 def _targets(lock: Lockfile, names: list[str], source: str | None) -> tuple[set[str], list[str]]:
     """Item keys to remove and bundle names to drop."""
     from upskill.errors import UpskillError
@@ -71,7 +65,7 @@ def _confirm(console: Console, count: int, label: str) -> bool:
     return answer in ("y", "yes")
 
 
-def _run(args: argparse.Namespace, console: Console) -> int:
+def run(args: argparse.Namespace, console: Console) -> int:
     import dataclasses
 
     from upskill.cli.ui import noteworthy, plural, report_dry_run, tail

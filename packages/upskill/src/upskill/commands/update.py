@@ -7,7 +7,6 @@ depends on changed; only then does it load the parser and renderer.
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import TYPE_CHECKING
 
 from upskill.cli.cliargs import client_flags, dry_run_flag, scope_flags
@@ -22,7 +21,6 @@ if TYPE_CHECKING:
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("names", nargs="*", help="installed items or bundles (default: everything)")
     dry_run_flag(parser)
-    parser.add_argument("-y", "--yes", action="store_true", help="do not prompt")
     scope_flags(parser)
     parser.add_argument(
         "--force",
@@ -32,27 +30,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     client_flags(parser)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, console: Console) -> int:
     from upskill.cli.cliargs import chosen_clients
-    from upskill.errors import UpskillError
     from upskill.lifecycle.scope import World, resolve_scope
 
-    try:
-        world = World.current()
-        scope = resolve_scope(world, project=args.project, global_=args.global_)
-        flags = chosen_clients(args)
-        bare = not (args.names or flags or args.force or args.dry_run)
-        if bare and _nothing_changed(world, scope):
-            # The nothing-changed path: no YAML parser, formatter or renderer is loaded.
-            if not args.quiet:
-                sys.stderr.write("Already up to date.\n")
-            return 0
-    except UpskillError as exc:
-        sys.stderr.write(f"error: {exc}\n")
-        return exc.exit_code
-    from upskill.cli.ui import run_guarded
-
-    return run_guarded(args, lambda console: _full(args, console, world, scope, flags))
+    world = World.current()
+    scope = resolve_scope(world, project=args.project, global_=args.global_)
+    flags = chosen_clients(args)
+    bare = not (args.names or flags or args.force or args.dry_run)
+    if bare and _nothing_changed(world, scope):
+        # The nothing-changed path: no YAML parser, formatter or renderer is loaded.
+        console.info("Already up to date.")
+        return 0
+    return _full(args, console, world, scope, flags)
 
 
 def _nothing_changed(world: World, scope: Scope) -> bool:
