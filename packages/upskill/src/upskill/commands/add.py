@@ -42,11 +42,13 @@ def run(args: argparse.Namespace, console: Console) -> int:
     from upskill.lifecycle.engine import plan_install
     from upskill.lifecycle.flow import commit, hook_bundles
     from upskill.lifecycle.resolve import Request, Resolver, parse_aliases
-    from upskill.lifecycle.scope import World, resolve_scope
+    from upskill.lifecycle.scope import resolve_scope
     from upskill.lifecycle.scopelock import ScopeLock
-    from upskill.lifecycle.selection import choose, load_config
+    from upskill.lifecycle.selection import choose
     from upskill.lifecycle.session import Session
     from upskill.sources.spec import parse_source
+    from upskill.state.config import load_config
+    from upskill.world import World
 
     world = World.current()
     scope = resolve_scope(world, project=args.project, global_=args.global_)

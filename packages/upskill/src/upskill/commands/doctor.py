@@ -33,8 +33,9 @@ def run(args: argparse.Namespace, console: Console) -> int:
     from upskill.lifecycle.doctor import Report, check
     from upskill.lifecycle.extensions import run_doctor
     from upskill.lifecycle.flow import hook_context
-    from upskill.lifecycle.scope import World, resolve_scope
+    from upskill.lifecycle.scope import resolve_scope
     from upskill.lifecycle.session import Session
+    from upskill.world import World
 
     world = World.current()
     scope = resolve_scope(world, project=args.project, global_=args.global_)

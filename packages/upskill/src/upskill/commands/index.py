@@ -15,8 +15,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    from upskill.lifecycle.scope import World
     from upskill.search import session
+    from upskill.world import World
 
     world = World.current()
     store = session.open_store(world)

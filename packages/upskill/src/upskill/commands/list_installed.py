@@ -20,8 +20,9 @@ def run(args: argparse.Namespace, console: Console) -> int:
     import json
 
     from upskill.cli.listing import listing_json, listing_text
-    from upskill.lifecycle.scope import World, resolve_scope
+    from upskill.lifecycle.scope import resolve_scope
     from upskill.state.lockfile import read_lockfile
+    from upskill.world import World
 
     world = World.current()
     scope = resolve_scope(world, project=args.project, global_=args.global_)

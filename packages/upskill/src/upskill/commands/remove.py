@@ -72,9 +72,10 @@ def run(args: argparse.Namespace, console: Console) -> int:
     from upskill.errors import UsageError
     from upskill.lifecycle.engine import plan_remove
     from upskill.lifecycle.flow import commit
-    from upskill.lifecycle.scope import World, resolve_scope
+    from upskill.lifecycle.scope import resolve_scope
     from upskill.lifecycle.scopelock import ScopeLock
     from upskill.lifecycle.session import Session
+    from upskill.world import World
 
     if not args.names and not args.source:
         raise UsageError(

@@ -21,7 +21,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
     from upskill.errors import UpskillError
     from upskill.lifecycle.journal import Transaction, apply_transaction
-    from upskill.lifecycle.scope import World, resolve_scope
+    from upskill.lifecycle.scope import resolve_scope
     from upskill.lifecycle.scopelock import ScopeLock
     from upskill.lifecycle.session import Session
     from upskill.mcp import records as conv
@@ -30,6 +30,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     from upskill.mcp.hook import places_for
     from upskill.mcp.unregister import unregister
     from upskill.state.lockfile import serialise_lockfile
+    from upskill.world import World
 
     world = World.current()
     scope = resolve_scope(world, project=args.project, global_=args.global_)
@@ -46,7 +47,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         default = client_scope(scope.kind.value == "global")
         typed = [r for m in mine if (r := conv.mcp_from_dict(m, default)) is not None]
         report = unregister(
-            typed, places=places_for(scope.root, world.env), cli=SubprocessCli(world.env)
+            typed, places=places_for(scope.root, world), cli=SubprocessCli(world.env)
         )
         kept = tuple(m for m in lock.mcps if m.get("name") != args.name)
         new = dataclasses.replace(lock, mcps=kept)

@@ -32,9 +32,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, console: Console) -> int:
     from upskill.errors import UpskillError
-    from upskill.lifecycle.scope import World
     from upskill.search import session
     from upskill.search.public import PublicSearchError, install_command, search_public
+    from upskill.world import World
 
     query = " ".join(args.query)
     world = World.current()

@@ -15,7 +15,8 @@ if TYPE_CHECKING:
     from upskill.cli.console import Console
     from upskill.lifecycle.engine import Outcome
     from upskill.lifecycle.resolve import Resolution
-    from upskill.lifecycle.scope import Scope, World
+    from upskill.lifecycle.scope import Scope
+    from upskill.world import World
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -32,7 +33,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, console: Console) -> int:
     from upskill.cli.cliargs import chosen_clients
-    from upskill.lifecycle.scope import World, resolve_scope
+    from upskill.lifecycle.scope import resolve_scope
+    from upskill.world import World
 
     world = World.current()
     scope = resolve_scope(world, project=args.project, global_=args.global_)
@@ -47,8 +49,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
 def _nothing_changed(world: World, scope: Scope) -> bool:
     from upskill.lifecycle import fastpath
-    from upskill.lifecycle.selection import load_config_paths
-    from upskill.sources.cachedir import cache_dir
+    from upskill.state.config import load_config_paths
 
     if (scope.root / ".upskill" / "journal.json").exists():
         return False  # an interrupted run must be completed by the full path
@@ -56,7 +57,7 @@ def _nothing_changed(world: World, scope: Scope) -> bool:
         lock_bytes = scope.lockfile.read_bytes()
     except OSError:
         return False
-    state = fastpath.state_file(cache_dir(world.env, world.home), scope.root)
+    state = fastpath.state_file(world.cache_dir, scope.root)
 
     def fingerprints(labels: list[str]) -> dict[str, str | None]:
         """Local sources by stat signature; git sources fetched together, in parallel."""
@@ -78,7 +79,7 @@ def _nothing_changed(world: World, scope: Scope) -> bool:
         if remote and all(found.get(label, "") is not None for label in labels):
             from upskill.sources.fetch import Fetcher
 
-            for spec, got in Fetcher(world.env, world.home).fetch_each(remote).items():
+            for spec, got in Fetcher(world).fetch_each(remote).items():
                 if isinstance(got, UpskillError):
                     found[spec.label] = None
                 else:
@@ -105,9 +106,10 @@ def _full(
     from upskill.lifecycle.requests import update_requests
     from upskill.lifecycle.resolve import Resolver
     from upskill.lifecycle.scopelock import ScopeLock
-    from upskill.lifecycle.selection import choose, load_config
+    from upskill.lifecycle.selection import choose
     from upskill.lifecycle.session import Session
     from upskill.sources.spec import canonical_label
+    from upskill.state.config import load_config
 
     selection = choose(flags, load_config(world))
     session = Session(world, scope, on_fetch=lambda s: console.progress(f"fetching {s.label}"))

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from upskill.format.model import Bundle
 from upskill.state.lockfile import Lockfile
+from upskill.world import World
 
 
 @dataclass(frozen=True)
@@ -27,7 +28,7 @@ class HookContext:
     selection: tuple[str, ...]  # selectable clients of this run (empty: every client)
     lock: Lockfile  # the lockfile as it will be written (items/bundles/outputs final)
     dry_run: bool
-    env: Mapping[str, str]
+    world: World  # cwd, HOME, XDG and the environment the hooks run with
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,8 @@ from upskill.lifecycle.extensions import HookContext, ResolvedBundle, run_instal
 from upskill.lifecycle.hashing import FileState, probe
 from upskill.lifecycle.journal import Transaction, apply_transaction
 from upskill.lifecycle.resolve import Resolution
-from upskill.lifecycle.selection import load_config_paths
 from upskill.lifecycle.session import Session
-from upskill.sources.cachedir import cache_dir
+from upskill.state.config import load_config_paths
 from upskill.state.lockfile import Lockfile, serialise_lockfile
 
 
@@ -27,7 +26,7 @@ def hook_context(
         selection=tuple(selection),
         lock=lock,
         dry_run=dry_run,
-        env=session.world.env,
+        world=session.world,
     )
 
 
@@ -105,7 +104,7 @@ def _pristine_stats(
 
 
 def state_path(session: Session) -> Path:
-    return fastpath.state_file(cache_dir(session.world.env, session.world.home), session.scope.root)
+    return fastpath.state_file(session.world.cache_dir, session.scope.root)
 
 
 def hook_bundles(resolution: Resolution) -> list[ResolvedBundle]:

@@ -9,7 +9,7 @@ reconciles each record.
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,12 +23,13 @@ from upskill.mcp.unregister import unregister
 
 if TYPE_CHECKING:
     from upskill.lifecycle.extensions import HookContext, HookResult, ResolvedBundle
+    from upskill.world import World
 
 
-def places_for(root: Path, env: Mapping[str, str]) -> Places:
-    home = Path(env.get("HOME") or env.get("USERPROFILE") or Path.home())
-    config_home = Path(env.get("XDG_CONFIG_HOME") or home / ".config")
-    return Places(root=root, home=home, config_home=config_home, macos=sys.platform == "darwin")
+def places_for(root: Path, world: World) -> Places:
+    return Places(
+        root=root, home=world.home, config_home=world.config_home, macos=sys.platform == "darwin"
+    )
 
 
 def targets_for(selection: Sequence[str]) -> tuple[Target, ...]:
@@ -49,8 +50,8 @@ class McpHook:
         if ctx.dry_run:
             return HookResult(ctx.lock.plugins, ctx.lock.mcps)
         scope = client_scope(ctx.scope == "global")
-        places = places_for(ctx.root, ctx.env)
-        cli = SubprocessCli(ctx.env)
+        places = places_for(ctx.root, ctx.world)
+        cli = SubprocessCli(ctx.world.env)
         mcps = ctx.lock.mcps
         messages: list[str] = []
         for resolved in bundles:
@@ -77,7 +78,7 @@ class McpHook:
                 bundle=resolved.name,
                 places=places,
                 cli=cli,
-                env=ctx.env,
+                env=ctx.world.env,
             )
             messages += [*report.notices, *warning_lines(report.warnings)]
             mcps = conv.upsert(mcps, [conv.mcp_to_dict(r) for r in report.records])
@@ -102,6 +103,6 @@ class McpHook:
         if not records:
             return {}
         checks = reconcile(
-            records, places=places_for(ctx.root, ctx.env), cli=SubprocessCli(ctx.env)
+            records, places=places_for(ctx.root, ctx.world), cli=SubprocessCli(ctx.world.env)
         )
         return {"mcp_entries": [c.to_json() for c in checks]}

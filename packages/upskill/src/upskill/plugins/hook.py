@@ -74,8 +74,8 @@ class PluginHook:
                 tuple(ctx.selection) or ALL_CLIENTS,
                 scope=client_scope(ctx.scope == "global"),
                 bundle=resolved.name,
-                places=places_for(ctx.root, ctx.env),
-                cli=SubprocessCli(ctx.env),
+                places=places_for(ctx.root, ctx.world),
+                cli=SubprocessCli(ctx.world.env),
             )
             messages += [*report.notices, *warning_lines(report.warnings)]
             plugins = conv.upsert(plugins, [plugin_to_dict(r) for r in report.records])
@@ -88,7 +88,7 @@ class PluginHook:
         if not going:
             return HookResult(ctx.lock.plugins, ctx.lock.mcps)
         report = uninstall_plugins(
-            going, places=places_for(ctx.root, ctx.env), cli=SubprocessCli(ctx.env)
+            going, places=places_for(ctx.root, ctx.world), cli=SubprocessCli(ctx.world.env)
         )
         keys = {(r.name, r.client) for r in going}
         kept = tuple(p for p in ctx.lock.plugins if (p.get("name"), p.get("client")) not in keys)
@@ -97,7 +97,7 @@ class PluginHook:
 
     def doctor(self, ctx: HookContext) -> dict[str, list[Any]]:
         checks = reconcile_plugins(
-            _records(ctx), places=places_for(ctx.root, ctx.env), cli=SubprocessCli(ctx.env)
+            _records(ctx), places=places_for(ctx.root, ctx.world), cli=SubprocessCli(ctx.world.env)
         )
         return {
             "missing_plugins": [r.to_json() for r in checks.missing],
