@@ -39,17 +39,17 @@ def run(args: argparse.Namespace, console: Console) -> int:
     with ScopeLock(scope.lock_path):
         session.recover()  # finish a run that was killed before rewriting its lockfile
         lock = session.read_lock()
-        mine = [m for m in lock.mcps if m.get("name") == args.name]
+        mine = [m for m in lock.mcps if m.name == args.name]
         if not mine:
-            recorded = sorted({str(m.get("name")) for m in lock.mcps})
+            recorded = sorted({m.name for m in lock.mcps})
             hint = f" (recorded: {', '.join(recorded)})" if recorded else ""
             raise UpskillError(f"no MCP server named {args.name!r} is recorded{hint}")
         default = client_scope(scope.kind.value == "global")
-        typed = [r for m in mine if (r := conv.mcp_from_dict(m, default)) is not None]
+        typed = [conv.mcp_record(m, default) for m in mine]
         report = unregister(
             typed, places=places_for(scope.root, world), cli=SubprocessCli(world.env)
         )
-        kept = tuple(m for m in lock.mcps if m.get("name") != args.name)
+        kept = tuple(m for m in lock.mcps if m.name != args.name)
         new = dataclasses.replace(lock, mcps=kept)
         apply_transaction(scope.root, scope.lockfile, Transaction((), (), serialise_lockfile(new)))
     for line in report.notices:

@@ -11,13 +11,14 @@ calls every registered hook at fixed points and stores the `plugins[]` and
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from upskill.format.model import Bundle
 from upskill.state.lockfile import Lockfile
+from upskill.state.records import McpEntry, PluginEntry
 from upskill.world import World
 
 
@@ -42,8 +43,8 @@ class ResolvedBundle:
 class HookResult:
     """The complete new `plugins[]` and `mcps[]` lists, and lines to show the user."""
 
-    plugins: tuple[Mapping[str, Any], ...]
-    mcps: tuple[Mapping[str, Any], ...]
+    plugins: tuple[PluginEntry, ...]
+    mcps: tuple[McpEntry, ...]
     messages: tuple[str, ...] = ()
 
 

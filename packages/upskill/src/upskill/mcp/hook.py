@@ -59,16 +59,14 @@ class McpHook:
             names = {s.name for s in servers}
             gone = [
                 r
-                for raw in mcps
-                if (r := conv.mcp_from_dict(raw, scope)) is not None
-                and r.bundle == resolved.name
-                and r.name not in names
+                for r in (conv.mcp_record(e, scope) for e in mcps)
+                if r.bundle == resolved.name and r.name not in names
             ]
             if gone:  # the bundle no longer declares them
                 dropped = unregister(gone, places=places, cli=cli)
                 messages += [*dropped.notices, *warning_lines(dropped.warnings)]
                 keys = {(r.name, r.client.value) for r in gone}
-                mcps = tuple(m for m in mcps if (m.get("name"), m.get("client")) not in keys)
+                mcps = tuple(m for m in mcps if (m.name, m.client) not in keys)
             if not servers:
                 continue
             report = configure_servers(
@@ -81,15 +79,13 @@ class McpHook:
                 env=ctx.world.env,
             )
             messages += [*report.notices, *warning_lines(report.warnings)]
-            mcps = conv.upsert(mcps, [conv.mcp_to_dict(r) for r in report.records])
+            mcps = conv.upsert(mcps, [conv.mcp_entry(r) for r in report.records])
         return HookResult(ctx.lock.plugins, mcps, tuple(messages))
 
     def remove(self, ctx: HookContext, bundle_names: Sequence[str]) -> HookResult:
         from upskill.lifecycle.extensions import HookResult
 
-        kept = sorted(
-            {str(m.get("name")) for m in ctx.lock.mcps if m.get("bundle") in bundle_names}
-        )
+        kept = sorted({m.name for m in ctx.lock.mcps if m.bundle in bundle_names})
         messages = tuple(
             f"mcp {name} stays configured; remove it with `upskill remove-mcp {name}`"
             for name in kept
@@ -98,8 +94,7 @@ class McpHook:
 
     def doctor(self, ctx: HookContext) -> dict[str, list[Any]]:
         scope = client_scope(ctx.scope == "global")
-        parsed = [conv.mcp_from_dict(raw, scope) for raw in ctx.lock.mcps]
-        records = [r for r in parsed if r is not None]
+        records = [conv.mcp_record(e, scope) for e in ctx.lock.mcps]
         if not records:
             return {}
         checks = reconcile(

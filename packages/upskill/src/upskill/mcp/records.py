@@ -1,49 +1,48 @@
-"""Convert between lockfile `mcps[]` / `plugins[]` dicts and typed records.
+"""Convert between the lockfile's stored entries and the typed records MCP code works on.
 
-The lockfile keeps these records as plain ordered dicts (unknown fields
-survive rewrites); extension code works on typed records and converts at the
-edge. A record this version cannot read is kept verbatim and left alone.
+The lockfile parser (`upskill.state.records`) has already checked every
+field, so each conversion is total. What a stored entry may leave out is its
+scope: it then means the lockfile's own scope, filled in here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import TypeVar
 
 from upskill.mcp.model import McpRecord, Scope, Status, Target
+from upskill.state.records import McpEntry, PluginEntry
+
+_E = TypeVar("_E", McpEntry, PluginEntry)
 
 
-def scope_of(value: object, default: Scope) -> Scope:
-    return Scope(value) if value in ("project", "user") else default
+def scope_of(value: str | None, default: Scope) -> Scope:
+    return default if value is None else Scope(value)
 
 
-def mcp_from_dict(raw: Mapping[str, Any], default_scope: Scope) -> McpRecord | None:
-    try:
-        return McpRecord(
-            name=str(raw["name"]),
-            client=Target(raw["client"]),
-            scope=scope_of(raw.get("scope"), default_scope),
-            bundle=str(raw.get("bundle", "")),
-            status=Status(raw.get("status", "installed")),
-        )
-    except (KeyError, ValueError):
-        return None
+def mcp_record(entry: McpEntry, default_scope: Scope) -> McpRecord:
+    return McpRecord(
+        name=entry.name,
+        client=Target(entry.client),
+        scope=scope_of(entry.scope, default_scope),
+        bundle=entry.bundle,
+        status=Status(entry.status),
+    )
 
 
-def mcp_to_dict(record: McpRecord) -> dict[str, Any]:
-    return {
-        "name": record.name,
-        "client": record.client.value,
-        "scope": record.scope.value,
-        "bundle": record.bundle,
-        "status": record.status.value,
-    }
+def mcp_entry(record: McpRecord) -> McpEntry:
+    return McpEntry(
+        name=record.name,
+        client=record.client.value,
+        scope=record.scope.value,
+        bundle=record.bundle,
+        status=record.status.value,
+    )
 
 
-def upsert(
-    existing: Sequence[Mapping[str, Any]], new: Sequence[Mapping[str, Any]]
-) -> tuple[Mapping[str, Any], ...]:
-    """Replace records with the same (name, client) in place; append the rest."""
-    fresh = {(r["name"], r["client"]): r for r in new}
-    merged = [fresh.pop((r.get("name"), r.get("client")), r) for r in existing]
-    return (*merged, *fresh.values())
+def upsert(existing: Sequence[_E], new: Sequence[_E]) -> tuple[_E, ...]:
+    """Replace entries with the same (name, client) in place; append the rest."""
+    fresh: dict[tuple[str, str], _E] = {(e.name, e.client): e for e in new}
+    merged: list[_E] = [fresh.pop((e.name, e.client), e) for e in existing]
+    merged.extend(fresh.values())
+    return tuple(merged)

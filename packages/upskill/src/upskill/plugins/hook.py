@@ -8,7 +8,7 @@ missing/skipped buckets. A present CLI failing keeps any previous record
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from upskill.mcp import records as conv
@@ -20,6 +20,7 @@ from upskill.plugins.install import install_plugins
 from upskill.plugins.model import PluginRecord, PluginStatus
 from upskill.plugins.reconcile import reconcile_plugins
 from upskill.plugins.uninstall import uninstall_plugins
+from upskill.state.records import PluginEntry
 
 if TYPE_CHECKING:
     from upskill.lifecycle.extensions import HookContext, HookResult, ResolvedBundle
@@ -27,35 +28,32 @@ if TYPE_CHECKING:
 ALL_CLIENTS = ("claude", "copilot", "vscode", "opencode")
 
 
-def plugin_from_dict(raw: Mapping[str, Any], default_scope: Scope) -> PluginRecord | None:
-    try:
-        return PluginRecord(
-            name=str(raw["name"]),
-            client=str(raw["client"]),
-            identifier=str(raw["identifier"]),
-            scope=conv.scope_of(raw.get("scope"), default_scope),
-            bundle=str(raw.get("bundle", "")),
-            status=PluginStatus(raw.get("status", "installed")),
-        )
-    except (KeyError, ValueError):
-        return None
+def plugin_record(entry: PluginEntry, default_scope: Scope) -> PluginRecord:
+    """The stored entry with its scope resolved (the parser checked every field)."""
+    return PluginRecord(
+        name=entry.name,
+        client=entry.client,
+        identifier=entry.identifier,
+        scope=conv.scope_of(entry.scope, default_scope),
+        bundle=entry.bundle,
+        status=PluginStatus(entry.status),
+    )
 
 
-def plugin_to_dict(record: PluginRecord) -> dict[str, Any]:
-    return {
-        "name": record.name,
-        "client": record.client,
-        "identifier": record.identifier,
-        "scope": record.scope.value,
-        "bundle": record.bundle,
-        "status": record.status.value,
-    }
+def plugin_entry(record: PluginRecord) -> PluginEntry:
+    return PluginEntry(
+        name=record.name,
+        client=record.client,
+        identifier=record.identifier,
+        scope=record.scope.value,
+        bundle=record.bundle,
+        status=record.status.value,
+    )
 
 
 def _records(ctx: HookContext) -> list[PluginRecord]:
     scope = client_scope(ctx.scope == "global")
-    parsed = [plugin_from_dict(raw, scope) for raw in ctx.lock.plugins]
-    return [r for r in parsed if r is not None]
+    return [plugin_record(e, scope) for e in ctx.lock.plugins]
 
 
 class PluginHook:
@@ -78,7 +76,7 @@ class PluginHook:
                 cli=SubprocessCli(ctx.world.env),
             )
             messages += [*report.notices, *warning_lines(report.warnings)]
-            plugins = conv.upsert(plugins, [plugin_to_dict(r) for r in report.records])
+            plugins = conv.upsert(plugins, [plugin_entry(r) for r in report.records])
         return HookResult(plugins, ctx.lock.mcps, tuple(messages))
 
     def remove(self, ctx: HookContext, bundle_names: Sequence[str]) -> HookResult:
@@ -91,7 +89,7 @@ class PluginHook:
             going, places=places_for(ctx.root, ctx.world), cli=SubprocessCli(ctx.world.env)
         )
         keys = {(r.name, r.client) for r in going}
-        kept = tuple(p for p in ctx.lock.plugins if (p.get("name"), p.get("client")) not in keys)
+        kept = tuple(p for p in ctx.lock.plugins if (p.name, p.client) not in keys)
         messages = (*report.notices, *warning_lines(report.warnings))
         return HookResult(kept, ctx.lock.mcps, messages)
 
