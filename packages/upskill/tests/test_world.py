@@ -37,7 +37,7 @@ def test_current_reads_home_then_userprofile(
 
 
 def test_everything_that_needs_a_user_directory_asks_the_world(tmp_path: Path) -> None:
-    from upskill.mcp.hook import places_for
+    from upskill.clientconf.places import places_for
     from upskill.state.config import global_config_path, load_config_paths
 
     world = World(tmp_path / "p", tmp_path / "h", {"XDG_CONFIG_HOME": str(tmp_path / "x")})

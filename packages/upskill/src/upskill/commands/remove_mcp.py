@@ -19,15 +19,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, console: Console) -> int:
     import dataclasses
 
+    from upskill.clientconf.clientcli import SubprocessCli
+    from upskill.clientconf.places import client_scope, places_for
     from upskill.errors import UpskillError
     from upskill.lifecycle.journal import Transaction, apply_transaction
     from upskill.lifecycle.scope import resolve_scope
     from upskill.lifecycle.scopelock import ScopeLock
     from upskill.lifecycle.session import Session
     from upskill.mcp import records as conv
-    from upskill.mcp.clientcli import SubprocessCli
-    from upskill.mcp.configure import client_scope
-    from upskill.mcp.hook import places_for
     from upskill.mcp.unregister import unregister
     from upskill.state.lockfile import serialise_lockfile
     from upskill.world import World

@@ -1,70 +1,19 @@
-"""Call sites for bundle MCP servers and plugins (owned by the EXTENSIONS area).
+"""Call sites for extension hooks: bundle MCP servers and plugins.
 
 Lifecycle code does not know how MCP servers or plugins are configured; it
-calls every registered hook at fixed points and stores the `plugins[]` and
-`mcps[]` records the hooks return in the lockfile:
-
-- `install` after add/update applied the item files (under the scope lock),
-- `remove` when remove drops bundles,
-- `doctor` to fill the plugin/MCP buckets.
+calls every registered hook (`upskill.hooks.registry`) at fixed points and
+folds the `plugins[]` and `mcps[]` entries they return into the lockfile.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-from upskill.format.model import Bundle
+from upskill.hooks.api import BundleHook, HookContext, HookResult, ResolvedBundle
+from upskill.hooks.registry import registered_hooks
 from upskill.state.lockfile import Lockfile
-from upskill.state.records import McpEntry, PluginEntry
-from upskill.world import World
-
-
-@dataclass(frozen=True)
-class HookContext:
-    root: Path
-    scope: str  # "project" | "global"
-    selection: tuple[str, ...]  # selectable clients of this run (empty: every client)
-    lock: Lockfile  # the lockfile as it will be written (items/bundles/outputs final)
-    dry_run: bool
-    world: World  # cwd, HOME, XDG and the environment the hooks run with
-
-
-@dataclass(frozen=True)
-class ResolvedBundle:
-    name: str
-    source_label: str
-    bundle: Bundle
-
-
-@dataclass(frozen=True)
-class HookResult:
-    """The complete new `plugins[]` and `mcps[]` lists, and lines to show the user."""
-
-    plugins: tuple[PluginEntry, ...]
-    mcps: tuple[McpEntry, ...]
-    messages: tuple[str, ...] = ()
-
-
-class BundleHook(Protocol):
-    def install(self, ctx: HookContext, bundles: Sequence[ResolvedBundle]) -> HookResult: ...
-
-    def remove(self, ctx: HookContext, bundle_names: Sequence[str]) -> HookResult: ...
-
-    def doctor(self, ctx: HookContext) -> dict[str, list[Any]]: ...
-
-
-def registered_hooks() -> list[BundleHook]:
-    """Import lazily: extension code loads only when a bundle run needs it."""
-    hooks: list[BundleHook] = []
-    # EXTENSIONS: register hooks here
-    from upskill.mcp.hook import McpHook
-    from upskill.plugins.hook import PluginHook
-
-    hooks += [McpHook(), PluginHook()]
-    return hooks
 
 
 @dataclass(frozen=True)
@@ -92,13 +41,13 @@ def run_doctor(ctx: HookContext) -> dict[str, list[Any]]:
     return buckets
 
 
-def _fold(ctx: HookContext, call: Any) -> HookOutcome:
+def _fold(ctx: HookContext, call: Callable[[BundleHook, HookContext], HookResult]) -> HookOutcome:
     import dataclasses
 
     lock = ctx.lock
     messages: list[str] = []
     for hook in registered_hooks():
-        result: HookResult = call(hook, dataclasses.replace(ctx, lock=lock))
+        result = call(hook, dataclasses.replace(ctx, lock=lock))
         lock = dataclasses.replace(lock, plugins=result.plugins, mcps=result.mcps)
         messages += result.messages
     return HookOutcome(lock, tuple(messages))

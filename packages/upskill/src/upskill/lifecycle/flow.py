@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from upskill.hooks.api import HookContext, ResolvedBundle
 from upskill.lifecycle import fastpath
 from upskill.lifecycle.ancillary import read_optional
 from upskill.lifecycle.engine import Outcome, commit_outcome
-from upskill.lifecycle.extensions import HookContext, ResolvedBundle, run_install, run_remove
+from upskill.lifecycle.extensions import run_install, run_remove
 from upskill.lifecycle.hashing import FileState, probe
 from upskill.lifecycle.journal import Transaction, apply_transaction
 from upskill.lifecycle.resolve import Resolution

@@ -1,4 +1,4 @@
-"""The lifecycle hook for bundle MCP servers (registered in lifecycle/extensions.py).
+"""The lifecycle hook for bundle MCP servers (registered in upskill/hooks/registry.py).
 
 add/update configure every MCP server of the installed bundles for the
 selected targets; removing a bundle leaves its servers configured (the
@@ -8,28 +8,18 @@ reconciles each record.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from upskill.clientconf.clientcli import SubprocessCli
+from upskill.clientconf.places import client_scope, places_for
+from upskill.hooks.api import HookContext, HookResult, ResolvedBundle, warning_lines
 from upskill.mcp import records as conv
-from upskill.mcp.clientcli import SubprocessCli
-from upskill.mcp.configure import client_scope, configure_servers
+from upskill.mcp.configure import configure_servers
 from upskill.mcp.model import ALL_TARGETS, Target, from_format
 from upskill.mcp.reconcile import reconcile
-from upskill.mcp.shapes import Places
 from upskill.mcp.unregister import unregister
-
-if TYPE_CHECKING:
-    from upskill.lifecycle.extensions import HookContext, HookResult, ResolvedBundle
-    from upskill.world import World
-
-
-def places_for(root: Path, world: World) -> Places:
-    return Places(
-        root=root, home=world.home, config_home=world.config_home, macos=sys.platform == "darwin"
-    )
+from upskill.state.records import upsert
 
 
 def targets_for(selection: Sequence[str]) -> tuple[Target, ...]:
@@ -39,14 +29,8 @@ def targets_for(selection: Sequence[str]) -> tuple[Target, ...]:
     return tuple(t for t in ALL_TARGETS if t.value in selection)
 
 
-def warning_lines(lines: Sequence[str]) -> list[str]:
-    return [f"warning: {line}" for line in lines]
-
-
 class McpHook:
     def install(self, ctx: HookContext, bundles: Sequence[ResolvedBundle]) -> HookResult:
-        from upskill.lifecycle.extensions import HookResult
-
         if ctx.dry_run:
             return HookResult(ctx.lock.plugins, ctx.lock.mcps)
         scope = client_scope(ctx.scope == "global")
@@ -79,12 +63,10 @@ class McpHook:
                 env=ctx.world.env,
             )
             messages += [*report.notices, *warning_lines(report.warnings)]
-            mcps = conv.upsert(mcps, [conv.mcp_entry(r) for r in report.records])
+            mcps = upsert(mcps, [conv.mcp_entry(r) for r in report.records])
         return HookResult(ctx.lock.plugins, mcps, tuple(messages))
 
     def remove(self, ctx: HookContext, bundle_names: Sequence[str]) -> HookResult:
-        from upskill.lifecycle.extensions import HookResult
-
         kept = sorted({m.name for m in ctx.lock.mcps if m.bundle in bundle_names})
         messages = tuple(
             f"mcp {name} stays configured; remove it with `upskill remove-mcp {name}`"

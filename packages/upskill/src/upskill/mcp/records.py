@@ -7,17 +7,9 @@ scope: it then means the lockfile's own scope, filled in here.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TypeVar
-
-from upskill.mcp.model import McpRecord, Scope, Status, Target
-from upskill.state.records import McpEntry, PluginEntry
-
-_E = TypeVar("_E", McpEntry, PluginEntry)
-
-
-def scope_of(value: str | None, default: Scope) -> Scope:
-    return default if value is None else Scope(value)
+from upskill.clientconf.places import Scope, scope_of
+from upskill.mcp.model import McpRecord, Status, Target
+from upskill.state.records import McpEntry
 
 
 def mcp_record(entry: McpEntry, default_scope: Scope) -> McpRecord:
@@ -38,11 +30,3 @@ def mcp_entry(record: McpRecord) -> McpEntry:
         bundle=record.bundle,
         status=record.status.value,
     )
-
-
-def upsert(existing: Sequence[_E], new: Sequence[_E]) -> tuple[_E, ...]:
-    """Replace entries with the same (name, client) in place; append the rest."""
-    fresh: dict[tuple[str, str], _E] = {(e.name, e.client): e for e in new}
-    merged: list[_E] = [fresh.pop((e.name, e.client), e) for e in existing]
-    merged.extend(fresh.values())
-    return tuple(merged)

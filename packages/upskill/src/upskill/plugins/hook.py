@@ -1,4 +1,4 @@
-"""The lifecycle hook for bundle plugins (registered in lifecycle/extensions.py).
+"""The lifecycle hook for bundle plugins (registered in upskill/hooks/registry.py).
 
 add/update install the plugins of the installed bundles for the selected
 clients; removing a bundle uninstalls its plugins; doctor fills the
@@ -9,21 +9,16 @@ missing/skipped buckets. A present CLI failing keeps any previous record
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from upskill.mcp import records as conv
-from upskill.mcp.clientcli import SubprocessCli
-from upskill.mcp.configure import client_scope
-from upskill.mcp.hook import places_for, warning_lines
-from upskill.mcp.model import Scope
+from upskill.clientconf.clientcli import SubprocessCli
+from upskill.clientconf.places import Scope, client_scope, places_for, scope_of
+from upskill.hooks.api import HookContext, HookResult, ResolvedBundle, warning_lines
 from upskill.plugins.install import install_plugins
 from upskill.plugins.model import PluginRecord, PluginStatus
 from upskill.plugins.reconcile import reconcile_plugins
 from upskill.plugins.uninstall import uninstall_plugins
-from upskill.state.records import PluginEntry
-
-if TYPE_CHECKING:
-    from upskill.lifecycle.extensions import HookContext, HookResult, ResolvedBundle
+from upskill.state.records import PluginEntry, upsert
 
 ALL_CLIENTS = ("claude", "copilot", "vscode", "opencode")
 
@@ -34,7 +29,7 @@ def plugin_record(entry: PluginEntry, default_scope: Scope) -> PluginRecord:
         name=entry.name,
         client=entry.client,
         identifier=entry.identifier,
-        scope=conv.scope_of(entry.scope, default_scope),
+        scope=scope_of(entry.scope, default_scope),
         bundle=entry.bundle,
         status=PluginStatus(entry.status),
     )
@@ -58,8 +53,6 @@ def _records(ctx: HookContext) -> list[PluginRecord]:
 
 class PluginHook:
     def install(self, ctx: HookContext, bundles: Sequence[ResolvedBundle]) -> HookResult:
-        from upskill.lifecycle.extensions import HookResult
-
         if ctx.dry_run:
             return HookResult(ctx.lock.plugins, ctx.lock.mcps)
         plugins = ctx.lock.plugins
@@ -76,12 +69,10 @@ class PluginHook:
                 cli=SubprocessCli(ctx.world.env),
             )
             messages += [*report.notices, *warning_lines(report.warnings)]
-            plugins = conv.upsert(plugins, [plugin_entry(r) for r in report.records])
+            plugins = upsert(plugins, [plugin_entry(r) for r in report.records])
         return HookResult(plugins, ctx.lock.mcps, tuple(messages))
 
     def remove(self, ctx: HookContext, bundle_names: Sequence[str]) -> HookResult:
-        from upskill.lifecycle.extensions import HookResult
-
         going = [r for r in _records(ctx) if r.bundle in bundle_names]
         if not going:
             return HookResult(ctx.lock.plugins, ctx.lock.mcps)

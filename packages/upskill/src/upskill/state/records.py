@@ -14,7 +14,7 @@ plugin code resolve a missing `scope` against the lockfile's own scope.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -29,6 +29,7 @@ _MCP_FIELDS = ("name", "client", "scope", "bundle", "status")
 _PLUGIN_FIELDS = ("name", "client", "identifier", "scope", "bundle", "status")
 
 _T = TypeVar("_T")
+_E = TypeVar("_E", "McpEntry", "PluginEntry")
 
 
 class RecordError(ValueError):
@@ -58,6 +59,14 @@ class PluginEntry:
     status: str = _DEFAULT_STATUS  # installed | skipped | instructions
     scope: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+def upsert(existing: Sequence[_E], new: Sequence[_E]) -> tuple[_E, ...]:
+    """Replace entries with the same `(name, client)` (the upsert key) in place; append the rest."""
+    fresh: dict[tuple[str, str], _E] = {(e.name, e.client): e for e in new}
+    merged: list[_E] = [fresh.pop((e.name, e.client), e) for e in existing]
+    merged.extend(fresh.values())
+    return tuple(merged)
 
 
 # ---------------------------------------------------------------- reading
