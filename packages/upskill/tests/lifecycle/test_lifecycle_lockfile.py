@@ -230,7 +230,10 @@ def test_cli_malformed_config_names_file(cli, h, project, registry):
     assert not (project / ".upskill-lock.json").exists()
     config.write_text("clients: [claude\n")
     out = cli.run("add", "../registry", cwd=project)
-    assert out.returncode == 1 and "malformed YAML" in out.stderr
+    assert out.returncode == 1  # the same YAML 1.2 loader and wording as items (format/yamlio)
+    assert out.stderr == (
+        f"upskill: error: {config}:2: invalid YAML: expected ',' or ']', but got '<stream end>'\n"
+    )
 
 
 _names = st.from_regex(r"[a-z][a-z0-9-]{0,10}", fullmatch=True)

@@ -59,16 +59,14 @@ def read_config(path: Path) -> Config:
 
 
 def parse_config(text: str, path: Path) -> Config:
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import YAMLError
+    """YAML 1.2 through the same loader as items and bundles (`format/yamlio`)."""
+    from upskill.errors import FormatError
+    from upskill.format.yamlio import load_yaml
 
     try:
-        raw: Any = YAML(typ="safe", pure=True).load(text)
-    except YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ConfigError(f"malformed YAML: {problem}", path=path, line=line) from exc
+        raw: Any = load_yaml(text, path)
+    except FormatError as exc:
+        raise ConfigError(exc.message, path=path, line=exc.line) from None
     if raw is None:
         return Config()
     if type(raw) is not dict:
