@@ -3,24 +3,23 @@
 Progress lines redraw in place on a TTY and are plain lines otherwise; `-q`
 silences everything but data and errors; colour only on a TTY without
 NO_COLOR. The dispatcher creates one console per run and hands it to the
-command; this module imports nothing heavy, so the error boundary can always
-report.
+command. It is on the path of every command and of `--help`, so it imports
+nothing but `os` (no dataclasses, whose import pulls in `inspect`).
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from typing import TextIO
 
 
-@dataclass
 class Console:
-    out: TextIO
-    err: TextIO
-    quiet: bool = False
-    color: bool = False
-    _live: bool = False
+    def __init__(self, out: TextIO, err: TextIO, quiet: bool = False, color: bool = False) -> None:
+        self.out = out
+        self.err = err
+        self.quiet = quiet
+        self.color = color
+        self._live = False  # a progress line is on screen and must be cleared first
 
     @classmethod
     def create(cls, out: TextIO, err: TextIO, *, quiet: bool, no_color: bool) -> Console:

@@ -18,7 +18,6 @@ from upskill import exitcodes
 from upskill.cli.console import Console
 from upskill.cli.parser import UsageExit, build_parser, load_command, selected_command
 from upskill.commands import COMMANDS
-from upskill.errors import UpskillError
 
 if TYPE_CHECKING:
     import argparse
@@ -35,12 +34,15 @@ def dispatch(argv: list[str]) -> int:
     boundary = _Boundary()
     try:
         return boundary.run(argv)
-    except UpskillError as exc:
-        boundary.console.error(str(exc))
-        return exc.exit_code
     except BrokenPipeError:
         raise
     except Exception as exc:
+        # Imported here: `errors` pulls in pathlib, which `--help` does not need.
+        from upskill.errors import UpskillError
+
+        if isinstance(exc, UpskillError):
+            boundary.console.error(str(exc))
+            return exc.exit_code
         return _internal_error(boundary.console, exc)
 
 
