@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from types import TracebackType
 
 from upskill.errors import UpskillError
 from upskill.filelock import FileLock, LockTimeout
@@ -32,16 +31,16 @@ def _timeout_from_env() -> float:
         return 30.0
 
 
-class ScopeLock:
+class ScopeLock(FileLock):
+    """The scope's `FileLock`: waits a bounded time, then fails with `ScopeBusy`."""
+
     def __init__(self, path: Path, timeout: float | None = None) -> None:
-        self.path = path
-        self.timeout = _timeout_from_env() if timeout is None else timeout
-        self._lock = FileLock(path, timeout=self.timeout)
+        super().__init__(path, timeout=_timeout_from_env() if timeout is None else timeout)
 
     def __enter__(self) -> ScopeLock:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self._lock.__enter__()
+            super().__enter__()
         except LockTimeout:
             raise ScopeBusy(
                 "another upskill process is writing this scope; try again when it finishes",
@@ -51,11 +50,3 @@ class ScopeLock:
         if not ignore.exists():  # config.yaml is committed; the run-time state is not
             atomic_write(ignore, STATE_GITIGNORE)
         return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self._lock.__exit__(exc_type, exc, tb)

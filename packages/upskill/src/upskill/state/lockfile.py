@@ -22,10 +22,9 @@ from upskill.state.records import (
     McpEntry,
     PluginEntry,
     RecordError,
-    mcp_to_json,
+    entry_to_json,
     parse_mcp,
     parse_plugin,
-    plugin_to_json,
 )
 
 LOCKFILE_NAME = ".upskill-lock.json"
@@ -346,9 +345,9 @@ def lockfile_to_json(lock: Lockfile) -> dict[str, Any]:
         bundles.append(entry)
     out["bundles"] = bundles
     if lock.plugins:
-        out["plugins"] = [plugin_to_json(p) for p in lock.plugins]
+        out["plugins"] = [entry_to_json(p) for p in lock.plugins]
     if lock.mcps:
-        out["mcps"] = [mcp_to_json(m) for m in lock.mcps]
+        out["mcps"] = [entry_to_json(m) for m in lock.mcps]
     if lock.outputs:
         out["outputs"] = [
             {

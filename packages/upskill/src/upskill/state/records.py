@@ -142,34 +142,11 @@ def parse_plugin(raw: Any, index: int) -> PluginEntry:
 # ---------------------------------------------------------------- writing
 
 
-def _scope_pair(scope: str | None) -> list[tuple[str, Any]]:
-    return [] if scope is None else [("scope", scope)]
-
-
-def mcp_to_json(entry: McpEntry) -> dict[str, Any]:
-    out = dict(
-        [
-            ("name", entry.name),
-            ("client", entry.client),
-            *_scope_pair(entry.scope),
-            ("bundle", entry.bundle),
-            ("status", entry.status),
-        ]
-    )
-    out.update(entry.extra)
-    return out
-
-
-def plugin_to_json(entry: PluginEntry) -> dict[str, Any]:
-    out = dict(
-        [
-            ("name", entry.name),
-            ("client", entry.client),
-            ("identifier", entry.identifier),
-            *_scope_pair(entry.scope),
-            ("bundle", entry.bundle),
-            ("status", entry.status),
-        ]
-    )
+def entry_to_json(entry: McpEntry | PluginEntry) -> dict[str, Any]:
+    """Fields in upstream's order (an absent scope stays absent), then unknown ones."""
+    order = _MCP_FIELDS if isinstance(entry, McpEntry) else _PLUGIN_FIELDS
+    out = {key: getattr(entry, key) for key in order}
+    if out["scope"] is None:
+        del out["scope"]
     out.update(entry.extra)
     return out
