@@ -7,7 +7,8 @@ import sys
 import pytest
 
 from upskill import __version__
-from upskill.cli import COMMANDS, main
+from upskill.cli import main
+from upskill.commands import COMMANDS
 
 
 def test_version_fast_path_does_not_import_argparse() -> None:
@@ -76,3 +77,107 @@ def test_entry_reports_a_closed_stdout_quietly_with_cpythons_code(unbuffered: st
     finally:
         os.close(write_end)
     assert (out.returncode, out.stderr) == (120, b"")
+
+
+# ---------------------------------------------------------------- the error boundary
+
+
+def _raising(exc: BaseException) -> object:
+    def run(args: object, console: object) -> int:
+        raise exc
+
+    return run
+
+
+def test_a_typed_error_is_one_line_and_its_exit_code(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import upskill.commands.lint as lint
+    from upskill.errors import UpskillError
+
+    error = UpskillError("broken on purpose", path="x/RULE.md", line=3, exit_code=4)
+    monkeypatch.setattr(lint, "run", _raising(error))
+    assert main(["-q", "lint"]) == 4  # -q silences progress, never the error
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", "upskill: error: x/RULE.md:3: broken on purpose\n")
+
+
+def test_a_bug_is_one_internal_error_line_and_exit_70(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import upskill.commands.lint as lint
+
+    monkeypatch.delenv("UPSKILL_DEBUG", raising=False)
+    monkeypatch.setattr(lint, "run", _raising(KeyError("surprise")))
+    assert main(["lint"]) == 70
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        "upskill: internal error: KeyError: 'surprise' (set UPSKILL_DEBUG=1 for the traceback)\n"
+    )
+
+
+@pytest.mark.parametrize("value", ["", "0"])
+def test_upskill_debug_off_values_keep_the_traceback_hidden(
+    value: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import upskill.commands.lint as lint
+
+    monkeypatch.setenv("UPSKILL_DEBUG", value)
+    monkeypatch.setattr(lint, "run", _raising(ValueError("boom")))
+    assert main(["lint"]) == 70
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_upskill_debug_prints_the_traceback_before_the_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import upskill.commands.lint as lint
+
+    monkeypatch.setenv("UPSKILL_DEBUG", "1")
+    monkeypatch.setattr(lint, "run", _raising(ValueError("boom")))
+    assert main(["lint"]) == 70
+    err = capsys.readouterr().err
+    assert err.startswith("Traceback (most recent call last):\n")
+    assert err.endswith("ValueError: boom\nupskill: internal error: ValueError: boom\n")
+
+
+def test_a_bug_while_declaring_arguments_is_caught_too(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import upskill.commands.lint as lint
+
+    def configure(parser: object) -> None:
+        raise RuntimeError("bad flag table")
+
+    monkeypatch.delenv("UPSKILL_DEBUG", raising=False)
+    monkeypatch.setattr(lint, "configure", configure)
+    assert main(["lint"]) == 70
+    assert capsys.readouterr().err.startswith("upskill: internal error: RuntimeError: bad flag")
+
+
+def test_interrupt_and_closed_pipe_pass_through_the_boundary(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import upskill.commands.lint as lint
+
+    monkeypatch.setattr(lint, "run", _raising(KeyboardInterrupt()))
+    assert main(["lint"]) == 130
+    assert capsys.readouterr().err == "upskill: interrupted\n"
+    monkeypatch.setattr(lint, "run", _raising(BrokenPipeError()))
+    with pytest.raises(BrokenPipeError):  # entry() turns it into CPython's exit 120
+        main(["lint"])
+
+
+def test_the_console_script_reports_a_typed_error_in_one_line() -> None:
+    out = _module("remove", capture_output=True, text=True)  # a bare remove is refused
+    assert (out.returncode, out.stdout) == (2, "")
+    assert out.stderr == (
+        "upskill: error: name the items to remove, or pass --source LABEL "
+        "(a bare remove is refused)\n"
+    )
+
+
+def test_update_has_no_yes_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["update", "--yes"]) == 2
+    assert "unrecognized arguments: --yes" in capsys.readouterr().err

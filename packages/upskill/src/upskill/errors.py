@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from upskill import exitcodes
+
 
 class UpskillError(Exception):
     """Base class: a user-facing failure with an exit code and a location."""
 
-    exit_code: int = 1
+    exit_code: int = exitcodes.ERROR
 
     def __init__(
         self,
@@ -52,7 +54,7 @@ class UpskillError(Exception):
 class UsageError(UpskillError):
     """The command line itself is wrong (exit 2)."""
 
-    exit_code = 2
+    exit_code = exitcodes.USAGE
 
 
 class FormatError(UpskillError):

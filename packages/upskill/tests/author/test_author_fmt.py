@@ -120,7 +120,7 @@ def test_malformed_yaml_is_refused_and_file_unchanged(work, upskill, writer):
     assert result.returncode == 1
     assert target.read_text() == bad
     assert good.read_bytes() == expected  # other files are still formatted
-    assert result.stderr.startswith("upskill fmt: broken/SKILL.md:")
+    assert result.stderr.startswith("upskill: error: broken/SKILL.md:")
     assert "invalid YAML" in result.stderr
     assert len(result.stderr.splitlines()) == 1
 
@@ -130,7 +130,8 @@ def test_missing_frontmatter_is_refused(work, upskill, writer):
     result = upskill("fmt", "--check")
     assert result.returncode == 1
     assert result.stderr == (
-        "upskill fmt: nofm/RULE.md:1: missing YAML frontmatter (the file must start with '---')\n"
+        "upskill: error: nofm/RULE.md:1: missing YAML frontmatter "
+        "(the file must start with '---')\n"
     )
     assert target.read_text() == "## Just a body\n"
 
@@ -157,7 +158,7 @@ def test_fmt_refuses_consumer_project(work, upskill, snap, writer):
 def test_fmt_missing_path_is_usage_error(upskill):
     result = upskill("fmt", "nope")
     assert result.returncode == 2
-    assert result.stderr == "upskill fmt: nope: no such file or directory\n"
+    assert result.stderr == "upskill: error: nope: no such file or directory\n"
 
 
 def test_undiscoverable_bundle_is_skipped_but_explicit_one_fails(work, upskill, writer):
@@ -179,6 +180,6 @@ def test_override_bodies_are_formatted_and_frontmatter_refused(work, upskill, wr
     assert body.read_text() == "## Copilot\n\n- one\n- two\n"
     assert bad.read_text() == "---\nname: o\n---\n\n## Claude\n"
     assert result.stderr == (
-        "upskill fmt: o/RULE.claude.md:1: override files contain body only; "
+        "upskill: error: o/RULE.claude.md:1: override files contain body only; "
         "remove the '---' block\n"
     )

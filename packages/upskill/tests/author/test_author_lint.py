@@ -153,12 +153,12 @@ def test_not_an_ssot_file_and_missing_path_are_usage_errors(work, upskill, write
     result = upskill("lint", "README.md")
     assert result.returncode == 2
     assert result.stderr == (
-        "upskill lint: README.md: not an SSOT file (expected RULE.md, SKILL.md, AGENT.md, "
+        "upskill: error: README.md: not an SSOT file (expected RULE.md, SKILL.md, AGENT.md, "
         "a <KIND>.<client>.md override or *.bundle.yaml)\n"
     )
     missing = upskill("lint", "nope")
     assert missing.returncode == 2
-    assert missing.stderr == "upskill lint: nope: no such file or directory\n"
+    assert missing.stderr == "upskill: error: nope: no such file or directory\n"
 
 
 def test_lint_refuses_consumer_project(work, upskill, writer):
@@ -168,7 +168,7 @@ def test_lint_refuses_consumer_project(work, upskill, writer):
     assert result.returncode == 2
     assert result.stdout == ""
     assert result.stderr == (
-        "upskill lint: .upskill-lock.json marks a consumer project; author commands "
+        "upskill: error: .upskill-lock.json marks a consumer project; author commands "
         "(new, lint, fmt) run in a source registry\n"
     )
     elsewhere = upskill("lint", "--strict", str(work / "good"), cwd=work.parent)

@@ -116,7 +116,7 @@ def test_co_location_refused_when_existing_skill_name_diverges(work, upskill, wr
     result = upskill("new", "agent", "api-handler")
     assert result.returncode == 1
     assert result.stderr == (
-        "upskill new: api-handler/SKILL.md: existing skill is named 'something-else', not "
+        "upskill: error: api-handler/SKILL.md: existing skill is named 'something-else', not "
         "'api-handler'; co-location needs the skill's name to match the directory\n"
     )
     assert snap(work) == before
@@ -132,7 +132,7 @@ def test_existing_entrypoint_is_never_overwritten(work, upskill, writer):
     target = writer(work / "keep" / "SKILL.md", "mine\n")
     result = upskill("new", "skill", "keep")
     assert result.returncode == 1
-    assert result.stderr == "upskill new: keep/SKILL.md: already exists; refusing to overwrite\n"
+    assert result.stderr == "upskill: error: keep/SKILL.md: already exists; refusing to overwrite\n"
     assert target.read_text() == "mine\n"
 
 
@@ -140,7 +140,7 @@ def test_name_that_is_a_file_is_refused(work, upskill, writer):
     writer(work / "taken", "file\n")
     result = upskill("new", "rule", "taken")
     assert result.returncode == 1
-    assert result.stderr == "upskill new: taken: taken exists and is not a directory\n"
+    assert result.stderr == "upskill: error: taken: taken exists and is not a directory\n"
 
 
 @pytest.mark.parametrize(
@@ -161,7 +161,7 @@ def test_name_that_is_a_file_is_refused(work, upskill, writer):
 def test_invalid_names_exit_2_and_write_nothing(work, upskill, name, message):
     result = upskill("new", "skill", "--", name)
     assert result.returncode == 2
-    assert result.stderr == f"upskill new: invalid name: {message}\n"
+    assert result.stderr == f"upskill: error: invalid name: {message}\n"
     assert list(work.iterdir()) == []
 
 
@@ -173,7 +173,7 @@ def test_unknown_kind_exits_2(work, upskill):
     result = upskill("new", "bundle", "x")
     assert result.returncode == 2
     assert result.stderr == (
-        "upskill new: unknown kind 'bundle' (expected one of: rule, skill, agent)\n"
+        "upskill: error: unknown kind 'bundle' (expected one of: rule, skill, agent)\n"
     )
     assert list(work.iterdir()) == []
 

@@ -6,13 +6,13 @@ import json
 
 import pytest
 
-from upskill.install.ancillary import (
+from upskill.jsonc import loads
+from upskill.lifecycle.ancillary import (
     AncillaryError,
     claude_md,
     opencode_json,
     vscode_settings,
 )
-from upskill.jsonc import loads
 
 
 def test_claude_md_created_once():

@@ -7,7 +7,7 @@ import json
 import os
 import subprocess
 
-from upskill.install.scopelock import ScopeBusy, ScopeLock
+from upskill.lifecycle.scopelock import ScopeBusy, ScopeLock
 
 
 def test_two_concurrent_adds_serialise(cli, h, project, tmp_path):

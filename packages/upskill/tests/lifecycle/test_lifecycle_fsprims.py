@@ -15,18 +15,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from upskill import fsio
-from upskill.install import fsops, journal
-from upskill.install.fastpath import state_file
-from upskill.install.fsops import ScopeDirs, UnsafePath
-from upskill.install.hashing import NOT_REGULAR, file_digest, probe, tree_hash
-from upskill.install.journal import (
+from upskill.lifecycle import fsops, journal
+from upskill.lifecycle.fastpath import state_file
+from upskill.lifecycle.fsops import ScopeDirs, UnsafePath
+from upskill.lifecycle.hashing import NOT_REGULAR, file_digest, probe, tree_hash
+from upskill.lifecycle.journal import (
     JournalError,
     Transaction,
     Write,
     apply_transaction,
     recover,
 )
-from upskill.install.observe import FOREIGN, Observer
+from upskill.lifecycle.observe import FOREIGN, Observer
 
 
 def _spy(monkeypatch: pytest.MonkeyPatch, name: str) -> list[str]:

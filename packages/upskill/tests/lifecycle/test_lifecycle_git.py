@@ -11,6 +11,7 @@ import pytest
 from upskill.sources.fetch import Fetcher
 from upskill.sources.git import GitCache, GitError, default_runner, git_env
 from upskill.sources.spec import parse_source
+from upskill.world import World
 
 
 @pytest.fixture
@@ -111,7 +112,7 @@ def test_parallel_fetch_of_distinct_sources(make_git_source, h, tmp_path):
         parse_source(n, cwd=tmp_path, home=tmp_path)
         for n in ("acme/one", "acme/two", "acme/three", "acme/one:skills")
     ]
-    fetched = Fetcher(env, tmp_path).fetch_all(specs)
+    fetched = Fetcher(World(tmp_path, tmp_path, env)).fetch_all(specs)
     assert [f.root.name for f in fetched.values()] == [
         fetched[specs[0]].root.name,
         fetched[specs[1]].root.name,
@@ -182,7 +183,9 @@ def test_generic_https_host_uses_argument_lists_and_no_credentials(tmp_path):
     spec = parse_source(
         "https://git.example.com/group/sub/team/repo@v2:skills", cwd=tmp_path, home=tmp_path
     )
-    fetcher = Fetcher({"XDG_CACHE_HOME": str(tmp_path / "c")}, tmp_path, runner=fake)
+    fetcher = Fetcher(
+        World(tmp_path, tmp_path, {"XDG_CACHE_HOME": str(tmp_path / "c")}), runner=fake
+    )
     with pytest.raises(Done):
         fetcher.fetch_all([spec])
     fetch = next(c for c in calls if c[0] == "fetch")

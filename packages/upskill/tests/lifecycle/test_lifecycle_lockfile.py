@@ -20,6 +20,7 @@ from upskill.state.lockfile import (
     parse_lockfile,
     serialise_lockfile,
 )
+from upskill.state.records import McpEntry, PluginEntry
 
 UPSTREAM = {
     "schema": 1,
@@ -140,6 +141,58 @@ def test_malformed(data, message):
     assert str(info.value).startswith("/p/.upskill-lock.json")
 
 
+def _with(key: str, *records: object) -> bytes:
+    return json.dumps({"schema": 1, key: list(records)}).encode()
+
+
+_MCP = {"name": "drawio", "client": "claude", "bundle": "b", "status": "installed"}
+_PLUGIN = {"name": "sp", "client": "vscode", "identifier": "a.sp", "bundle": "b"}
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (_with("mcps", _MCP, "drawio"), "`mcps[1]` must be an object"),
+        (_with("mcps", {**_MCP, "client": "cursor"}), "`mcps[0]` (drawio): field `client` is "
+         "'cursor', not one of claude, copilot, vscode, opencode"),
+        (_with("mcps", {k: v for k, v in _MCP.items() if k != "client"}),
+         "`mcps[0]` (drawio): field `client` is required"),
+        (_with("mcps", {**_MCP, "name": ""}), "`mcps[0]`: field `name` is required"),
+        (_with("mcps", {**_MCP, "bundle": 3}), "`mcps[0]` (drawio): field `bundle` must be a "
+         "str, not int"),
+        (_with("mcps", {**_MCP, "scope": "global"}), "field `scope` is 'global', not one of "
+         "project, user"),
+        (_with("mcps", {**_MCP, "status": "instructions"}), "field `status` is 'instructions'"),
+        (_with("mcps", {**_MCP, "status": True}), "field `status` must be a str, not bool"),
+        (_with("plugins", _PLUGIN, {**_PLUGIN, "identifier": None}),
+         "`plugins[1]` (sp): field `identifier` is required"),
+        (_with("plugins", {**_PLUGIN, "status": "broken"}), "`plugins[0]` (sp): field `status`"),
+        (_with("plugins", {}), "`plugins[0]`: field `name` is required"),
+    ],
+)  # fmt: skip
+def test_malformed_mcp_and_plugin_records_are_errors_naming_file_and_record(data, message):
+    with pytest.raises(LockfileError) as info:
+        parse_lockfile(data, Path("/p/.upskill-lock.json"))
+    assert str(info.value).startswith("/p/.upskill-lock.json: malformed lockfile: `")
+    assert message in str(info.value)
+
+
+def test_mcp_and_plugin_records_are_typed_with_upstream_defaults():
+    raw = {"schema": 1, "plugins": [_PLUGIN], "mcps": [{**_MCP, "x-extra": [1]}]}
+    lock = parse_lockfile(json.dumps(raw).encode(), Path("l.json"))
+    assert lock.mcps == (
+        McpEntry(name="drawio", client="claude", bundle="b", status="installed",
+                 extra={"x-extra": [1]}),
+    )  # fmt: skip
+    # A missing scope stays missing (the lockfile's own scope); a missing status is installed.
+    assert lock.plugins == (
+        PluginEntry(name="sp", client="vscode", identifier="a.sp", bundle="b", scope=None),
+    )
+    out = json.loads(serialise_lockfile(lock))
+    assert out["mcps"] == [{**_MCP, "x-extra": [1]}]
+    assert out["plugins"] == [{**_PLUGIN, "status": "installed"}]
+
+
 @pytest.mark.parametrize(
     "command", [["add", "../registry"], ["update"], ["remove", "x"], ["list"], ["doctor"]]
 )
@@ -153,6 +206,20 @@ def test_cli_malformed_lockfile_names_file_and_writes_nothing(command, cli, h, p
     assert h.snapshot(project) == before
 
 
+@pytest.mark.parametrize("command", [["remove-mcp", "drawio"], ["doctor"], ["update"]])
+def test_cli_malformed_mcp_record_is_one_error_line_and_writes_nothing(command, cli, h, project):
+    lock = project / ".upskill-lock.json"
+    lock.write_bytes(_with("mcps", {**_MCP, "client": "cursor"}))
+    before = h.snapshot(project)
+    out = cli.run(*command, cwd=project)
+    assert (out.returncode, out.stdout) == (1, "")
+    assert out.stderr == (
+        f"upskill: error: {lock}: malformed lockfile: `mcps[0]` (drawio): field `client` is "
+        "'cursor', not one of claude, copilot, vscode, opencode\n"
+    )
+    assert h.snapshot(project) == before
+
+
 def test_cli_malformed_config_names_file(cli, h, project, registry):
     config = project / ".upskill" / "config.yaml"
     config.parent.mkdir()
@@ -163,7 +230,10 @@ def test_cli_malformed_config_names_file(cli, h, project, registry):
     assert not (project / ".upskill-lock.json").exists()
     config.write_text("clients: [claude\n")
     out = cli.run("add", "../registry", cwd=project)
-    assert out.returncode == 1 and "malformed YAML" in out.stderr
+    assert out.returncode == 1  # the same YAML 1.2 loader and wording as items (format/yamlio)
+    assert out.stderr == (
+        f"upskill: error: {config}:2: invalid YAML: expected ',' or ']', but got '<stream end>'\n"
+    )
 
 
 _names = st.from_regex(r"[a-z][a-z0-9-]{0,10}", fullmatch=True)
@@ -221,7 +291,18 @@ _json_values = st.recursive(
     outputs=st.lists(_outputs, max_size=4, unique_by=lambda o: o.path),
     paths=st.lists(st.text(min_size=1, max_size=6), max_size=2),
     extra=st.dictionaries(st.sampled_from(["zz", "outputs", "ünï"]), _json_values, max_size=2),
-    plugins=st.lists(st.dictionaries(st.text(max_size=4), _json_values, max_size=2), max_size=2),
+    plugins=st.lists(
+        st.builds(
+            PluginEntry,
+            name=st.text(min_size=1, max_size=4),
+            client=st.sampled_from(["claude", "vscode"]),
+            identifier=st.text(min_size=1, max_size=6),
+            bundle=st.text(min_size=1, max_size=4),
+            scope=st.none() | st.sampled_from(["project", "user"]),
+            extra=st.dictionaries(st.sampled_from(["x-note", "ünï"]), _json_values, max_size=2),
+        ),
+        max_size=2,
+    ),
 )
 def test_serialised_bytes_are_exactly_the_indented_json_dump(items, outputs, paths, extra, plugins):
     """The templated `outputs` layout must never drift from `json.dumps(indent=2)`:

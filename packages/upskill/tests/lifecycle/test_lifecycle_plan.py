@@ -7,8 +7,8 @@ import hashlib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from upskill.install.desired import DesiredFile
-from upskill.install.plan import Op, plan_outputs
+from upskill.lifecycle.desired import DesiredFile
+from upskill.lifecycle.plan import Op, plan_outputs
 from upskill.state.lockfile import OutputRecord, Owner
 
 A = Owner("rule:a", "claude")

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from upskill.mcp.shapes import Places
+from upskill.clientconf.places import Places
 
 FAKE_SCRIPT = r"""
 import json, os, sys

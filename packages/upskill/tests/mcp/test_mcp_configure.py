@@ -7,11 +7,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from upskill.mcp.clientcli import SubprocessCli
+from upskill.clientconf.clientcli import SubprocessCli
+from upskill.clientconf.places import Places, Scope
 from upskill.mcp.configure import McpReport, configure_servers
-from upskill.mcp.model import McpRecord, McpServer, Scope, Status, Target, server_from_values
+from upskill.mcp.model import McpRecord, McpServer, Status, Target, server_from_values
 from upskill.mcp.reconcile import Check, reconcile
-from upskill.mcp.shapes import Places
 from upskill.mcp.unregister import unregister
 
 SECRET = "s3cr3t-value-never-written"

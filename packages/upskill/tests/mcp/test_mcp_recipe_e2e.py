@@ -117,7 +117,7 @@ def test_recipe_with_claude_cli(project: Any, registry: Path) -> None:
     assert project.fakes.state("claude")["mcp"] == []
     done = project.run("remove-mcp", "drawio")
     assert done.returncode == 1
-    assert done.stderr == "error: no MCP server named 'drawio' is recorded\n"
+    assert done.stderr == "upskill: error: no MCP server named 'drawio' is recorded\n"
 
 
 def test_recipe_every_client_without_clis(project: Any, registry: Path) -> None:

@@ -9,10 +9,11 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from upskill.mcp.clientcli import CliResult
+from upskill.clientconf.clientcli import CliResult
+from upskill.clientconf.places import Places, Scope
 from upskill.mcp.configure import configure_servers
-from upskill.mcp.model import Scope, Status, Target, server_from_values
-from upskill.mcp.shapes import Places, config_location
+from upskill.mcp.model import Status, Target, server_from_values
+from upskill.mcp.shapes import config_location
 from upskill.mcp.unregister import unregister
 
 

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from upskill.mcp.model import McpServer, Scope, Target, server_from_values
-from upskill.mcp.shapes import Places, add_argv, config_entry, config_location, remove_argv
+from upskill.clientconf.places import Places, Scope
+from upskill.mcp.model import McpServer, Target, server_from_values
+from upskill.mcp.shapes import add_argv, config_entry, config_location, remove_argv
 
 LOCAL = server_from_values(
     "my-tool",

@@ -7,6 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from upskill.author.lint.plugins import plugin_descriptor_warnings
+from upskill.clientconf.clientcli import SubprocessCli
+from upskill.clientconf.places import Places, Scope
 from upskill.format import load_bundle
 from upskill.format.model import (
     Plugin,
@@ -16,11 +19,7 @@ from upskill.format.model import (
     PluginMarketplace,
     PluginModule,
 )
-from upskill.mcp.clientcli import SubprocessCli
-from upskill.mcp.model import Scope
-from upskill.mcp.shapes import Places
 from upskill.plugins.install import PluginReport, install_plugins
-from upskill.plugins.lint import plugin_descriptor_warnings
 from upskill.plugins.model import PluginRecord, PluginStatus
 from upskill.plugins.reconcile import reconcile_plugins
 from upskill.plugins.uninstall import uninstall_plugins

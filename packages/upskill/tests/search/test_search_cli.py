@@ -85,7 +85,7 @@ def test_text_output_limit_kind_and_registry(world: Any, skills_sh: Any) -> None
     assert len(skills_sh.requests) == 1  # --registry skips skills.sh
     done = world.run("search", "review", "-r", "nope")
     assert done.returncode == 2
-    assert done.stderr == "upskill search: unknown registry 'nope' (configured: corp, team)\n"
+    assert done.stderr == "upskill: error: unknown registry 'nope' (configured: corp, team)\n"
     assert world.run("search", "-l", "0", "x").returncode == 2
 
 
@@ -133,7 +133,7 @@ def test_no_registries_and_public_down_fails(cli: Any, skills_sh: Any) -> None:
     assert done.returncode == 1
     assert done.stderr == (
         "warning: public registry: skills.sh answered with malformed JSON\n"
-        "upskill search: no registry could be searched\n"
+        "upskill: error: no registry could be searched\n"
     )
     skills_sh.raw = None
     done = cli.run("search", "nothing-matches")
@@ -147,7 +147,7 @@ def test_malformed_config_is_one_error_line(cli: Any) -> None:
     done = cli.run("search", "x")
     assert done.returncode == 1
     assert done.stderr.count("\n") == 1
-    assert done.stderr.startswith(f"upskill search: {cli.cwd / '.upskill/config.yaml'}:")
+    assert done.stderr.startswith(f"upskill: error: {cli.cwd / '.upskill/config.yaml'}:")
 
 
 def test_proxy_variables_are_honoured(cli: Any, skills_sh: Any) -> None:
@@ -163,3 +163,32 @@ def test_proxy_variables_are_honoured(cli: Any, skills_sh: Any) -> None:
     assert [(r["name"], r["score"]) for r in results] == [("via-proxy", 0.0)]
     done = cli.run("search", "proxy", "--json")
     assert [r["name"] for r in json.loads(done.stdout)["results"]] == ["via-proxy"]
+
+
+def test_search_closes_its_index_when_the_query_fails(
+    cli: Any, item_writer: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In process, so the store's close can be watched: it runs in a `finally`."""
+    from upskill.cli import main
+    from upskill.errors import UsageError
+    from upskill.search.store import IndexStore
+
+    item_writer(tmp_path / "team", "deploy", "skill", "Deploy things", "Ship it.")
+    cli.config(f"registries:\n  - {{name: team, source: {tmp_path / 'team'}}}\n")
+    for key, value in cli.env.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.chdir(cli.cwd)
+    closed: list[IndexStore] = []
+    real_close = IndexStore.close
+
+    def close(self: IndexStore) -> None:
+        closed.append(self)
+        real_close(self)
+
+    def search(self: IndexStore, *args: object, **kwargs: object) -> object:
+        raise UsageError("query refused")
+
+    monkeypatch.setattr(IndexStore, "close", close)
+    monkeypatch.setattr(IndexStore, "search", search)
+    assert main(["search", "-r", "team", "deploy"]) == 2
+    assert len(closed) == 1 and closed[0]._db is None

@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from upskill.install.cliargs import client_flags, dry_run_flag, scope_flags
+from upskill.cli.cliargs import client_flags, dry_run_flag, scope_flags
 
 if TYPE_CHECKING:
-    from upskill.install.engine import Outcome
-    from upskill.install.ui import Console
+    from upskill.cli.console import Console
+    from upskill.lifecycle.engine import Outcome
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -36,23 +36,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     dry_run_flag(parser)
 
 
-def run(args: argparse.Namespace) -> int:
-    from upskill.install.ui import run_guarded
-
-    return run_guarded(args, lambda console: _run(args, console))
-
-
-def _run(args: argparse.Namespace, console: Console) -> int:
-    from upskill.install.cliargs import chosen_clients
-    from upskill.install.engine import plan_install
-    from upskill.install.flow import commit, hook_bundles
-    from upskill.install.resolve import Request, Resolver, parse_aliases
-    from upskill.install.scope import World, resolve_scope
-    from upskill.install.scopelock import ScopeLock
-    from upskill.install.selection import choose, load_config
-    from upskill.install.session import Session
-    from upskill.install.ui import report_dry_run, report_install
+def run(args: argparse.Namespace, console: Console) -> int:
+    from upskill.cli.cliargs import chosen_clients
+    from upskill.cli.ui import report_dry_run, report_install
+    from upskill.lifecycle.engine import plan_install
+    from upskill.lifecycle.flow import commit, hook_bundles
+    from upskill.lifecycle.resolve import Request, Resolver, parse_aliases
+    from upskill.lifecycle.scope import resolve_scope
+    from upskill.lifecycle.scopelock import ScopeLock
+    from upskill.lifecycle.selection import choose
+    from upskill.lifecycle.session import Session
     from upskill.sources.spec import parse_source
+    from upskill.state.config import load_config
+    from upskill.world import World
 
     world = World.current()
     scope = resolve_scope(world, project=args.project, global_=args.global_)

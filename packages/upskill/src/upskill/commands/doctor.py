@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from upskill.install.cliargs import scope_flags
+from upskill.cli.cliargs import scope_flags
 
 if TYPE_CHECKING:
-    from upskill.install.ui import Console
+    from upskill.cli.console import Console
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -27,20 +27,15 @@ _TITLES = {
 }
 
 
-def run(args: argparse.Namespace) -> int:
-    from upskill.install.ui import run_guarded
-
-    return run_guarded(args, lambda console: _run(args, console))
-
-
-def _run(args: argparse.Namespace, console: Console) -> int:
+def run(args: argparse.Namespace, console: Console) -> int:
     import json
 
-    from upskill.install.doctor import Report, check
-    from upskill.install.extensions import run_doctor
-    from upskill.install.flow import hook_context
-    from upskill.install.scope import World, resolve_scope
-    from upskill.install.session import Session
+    from upskill.lifecycle.doctor import Report, check
+    from upskill.lifecycle.extensions import run_doctor
+    from upskill.lifecycle.flow import hook_context
+    from upskill.lifecycle.scope import resolve_scope
+    from upskill.lifecycle.session import Session
+    from upskill.world import World
 
     world = World.current()
     scope = resolve_scope(world, project=args.project, global_=args.global_)

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from upskill.cli.console import Console
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -23,41 +26,36 @@ def _shown(path: Path, base: Path) -> str:
         return path.as_posix()
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, console: Console) -> int:
     from upskill.author.fmt import plan_fmt
     from upskill.author.targets import command_targets
-    from upskill.errors import UpskillError
     from upskill.fsio import replace_file
 
     cwd = Path.cwd()
-    try:
-        targets = command_targets(args.paths)
-    except UpskillError as error:
-        sys.stderr.write(f"upskill fmt: {error}\n")
-        return error.exit_code
+    targets = command_targets(args.paths)
     failed = False
     changed = 0
     for outcome in plan_fmt(targets):
         shown = _shown(outcome.target.path, cwd)
         if outcome.error is not None:
             failed = True
-            sys.stderr.write(f"upskill fmt: {outcome.error}\n")
+            console.error(str(outcome.error))  # one bad file does not stop the others
             continue
         if outcome.canonical is None:
             continue
         changed += 1
         if args.check:
-            sys.stdout.write(f"would reformat {shown}\n")
+            console.data(f"would reformat {shown}\n")
             continue
         try:
             replace_file(outcome.target.path, outcome.canonical)
         except OSError as error:
             failed = True
-            sys.stderr.write(f"upskill fmt: {shown}: cannot write: {error.strerror}\n")
+            console.error(f"{shown}: cannot write: {error.strerror}")
             continue
         if not args.quiet:
-            sys.stdout.write(f"formatted {shown}\n")
+            console.data(f"formatted {shown}\n")
     if not args.quiet:
         verb = "would be reformatted" if args.check else "reformatted"
-        sys.stdout.write(f"{len(targets)} file(s) checked, {changed} {verb}\n")
+        console.data(f"{len(targets)} file(s) checked, {changed} {verb}\n")
     return 1 if failed or (args.check and changed) else 0

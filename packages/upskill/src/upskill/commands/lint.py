@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from upskill.cli.console import Console
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -15,25 +18,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print a JSON report on stdout")
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, console: Console) -> int:
     from upskill.author.lint import lint_targets
     from upskill.author.lint.findings import render_json, render_text
     from upskill.author.targets import command_targets
-    from upskill.errors import UpskillError
 
     cwd = Path.cwd()
-    try:
-        targets = command_targets(args.paths)
-    except UpskillError as error:
-        sys.stderr.write(f"upskill lint: {error}\n")
-        return error.exit_code
+    targets = command_targets(args.paths)
     report = lint_targets(targets, strict=args.strict)
     if args.json:
-        sys.stdout.write(render_json(report, cwd, strict=args.strict))
+        console.data(render_json(report, cwd, strict=args.strict))
     else:
         lines = render_text(report, cwd)
         if args.quiet:
             lines = lines[:-1]
         if lines:
-            sys.stdout.write("\n".join(lines) + "\n")
+            console.data("\n".join(lines) + "\n")
     return report.exit_code()

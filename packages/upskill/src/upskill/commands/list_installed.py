@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from upskill.install.cliargs import scope_flags
+from upskill.cli.cliargs import scope_flags
 
 if TYPE_CHECKING:
-    from upskill.install.ui import Console
+    from upskill.cli.console import Console
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -16,18 +16,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="machine-readable output")
 
 
-def run(args: argparse.Namespace) -> int:
-    from upskill.install.ui import run_guarded
-
-    return run_guarded(args, lambda console: _run(args, console))
-
-
-def _run(args: argparse.Namespace, console: Console) -> int:
+def run(args: argparse.Namespace, console: Console) -> int:
     import json
 
-    from upskill.install.listing import listing_json, listing_text
-    from upskill.install.scope import World, resolve_scope
+    from upskill.cli.listing import listing_json, listing_text
+    from upskill.lifecycle.scope import resolve_scope
     from upskill.state.lockfile import read_lockfile
+    from upskill.world import World
 
     world = World.current()
     scope = resolve_scope(world, project=args.project, global_=args.global_)

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from upskill.cli.console import Console
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -12,26 +15,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("name", help="item name: lowercase letters, digits, hyphens (max 64)")
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, console: Console) -> int:
     from upskill.author.scaffold import plan_scaffold
     from upskill.author.targets import ensure_source_registry
     from upskill.errors import UpskillError
     from upskill.fsio import create_exclusive
 
     cwd = Path()
+    ensure_source_registry([cwd])
+    scaffold = plan_scaffold(cwd, args.kind, args.name)
+    scaffold.path.parent.mkdir(exist_ok=True)
     try:
-        ensure_source_registry([cwd])
-        scaffold = plan_scaffold(cwd, args.kind, args.name)
-        scaffold.path.parent.mkdir(exist_ok=True)
-        try:
-            create_exclusive(scaffold.path, scaffold.data)
-        except FileExistsError:
-            raise UpskillError(
-                "already exists; refusing to overwrite", path=scaffold.path
-            ) from None
-    except UpskillError as error:
-        sys.stderr.write(f"upskill new: {error}\n")
-        return error.exit_code
+        create_exclusive(scaffold.path, scaffold.data)
+    except FileExistsError:
+        raise UpskillError("already exists; refusing to overwrite", path=scaffold.path) from None
     if not args.quiet:
-        sys.stdout.write(f"created {scaffold.path.as_posix()}\n")
+        console.data(f"created {scaffold.path.as_posix()}\n")
     return 0

@@ -10,11 +10,11 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from upskill.install.cliargs import dry_run_flag, scope_flags
+from upskill.cli.cliargs import dry_run_flag, scope_flags
 
 if TYPE_CHECKING:
-    from upskill.install.engine import Outcome
-    from upskill.install.ui import Console
+    from upskill.cli.console import Console
+    from upskill.lifecycle.engine import Outcome
     from upskill.state.lockfile import Lockfile
 
 
@@ -29,12 +29,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-y", "--yes", action="store_true", help="do not ask for confirmation")
     scope_flags(parser)
     dry_run_flag(parser)
-
-
-def run(args: argparse.Namespace) -> int:
-    from upskill.install.ui import run_guarded
-
-    return run_guarded(args, lambda console: _run(args, console))
 
 
 def _targets(lock: Lockfile, names: list[str], source: str | None) -> tuple[set[str], list[str]]:
@@ -71,16 +65,17 @@ def _confirm(console: Console, count: int, label: str) -> bool:
     return answer in ("y", "yes")
 
 
-def _run(args: argparse.Namespace, console: Console) -> int:
+def run(args: argparse.Namespace, console: Console) -> int:
     import dataclasses
 
+    from upskill.cli.ui import noteworthy, plural, report_dry_run, tail
     from upskill.errors import UsageError
-    from upskill.install.engine import plan_remove
-    from upskill.install.flow import commit
-    from upskill.install.scope import World, resolve_scope
-    from upskill.install.scopelock import ScopeLock
-    from upskill.install.session import Session
-    from upskill.install.ui import noteworthy, plural, report_dry_run, tail
+    from upskill.lifecycle.engine import plan_remove
+    from upskill.lifecycle.flow import commit
+    from upskill.lifecycle.scope import resolve_scope
+    from upskill.lifecycle.scopelock import ScopeLock
+    from upskill.lifecycle.session import Session
+    from upskill.world import World
 
     if not args.names and not args.source:
         raise UsageError(

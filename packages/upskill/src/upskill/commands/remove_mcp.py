@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import sys
+from typing import TYPE_CHECKING
 
-from upskill.install.cliargs import scope_flags
+from upskill.cli.cliargs import scope_flags
+
+if TYPE_CHECKING:
+    from upskill.cli.console import Console
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -13,49 +16,41 @@ def configure(parser: argparse.ArgumentParser) -> None:
     scope_flags(parser)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, console: Console) -> int:
     import dataclasses
 
+    from upskill.clientconf.clientcli import SubprocessCli
+    from upskill.clientconf.places import client_scope, places_for
     from upskill.errors import UpskillError
-    from upskill.install.journal import Transaction, apply_transaction
-    from upskill.install.scope import World, resolve_scope
-    from upskill.install.scopelock import ScopeLock
-    from upskill.install.session import Session
-    from upskill.install.ui import Console
+    from upskill.lifecycle.journal import Transaction, apply_transaction
+    from upskill.lifecycle.scope import resolve_scope
+    from upskill.lifecycle.scopelock import ScopeLock
+    from upskill.lifecycle.session import Session
     from upskill.mcp import records as conv
-    from upskill.mcp.clientcli import SubprocessCli
-    from upskill.mcp.configure import client_scope
-    from upskill.mcp.hook import places_for
     from upskill.mcp.unregister import unregister
     from upskill.state.lockfile import serialise_lockfile
+    from upskill.world import World
 
-    console = Console.create(sys.stdout, sys.stderr, quiet=args.quiet, no_color=args.no_color)
-    try:
-        world = World.current()
-        scope = resolve_scope(world, project=args.project, global_=args.global_)
-        session = Session(world, scope)
-        session.read_lock()  # fail on a malformed lockfile before locking
-        with ScopeLock(scope.lock_path):
-            session.recover()  # finish a run that was killed before rewriting its lockfile
-            lock = session.read_lock()
-            mine = [m for m in lock.mcps if m.get("name") == args.name]
-            if not mine:
-                recorded = sorted({str(m.get("name")) for m in lock.mcps})
-                hint = f" (recorded: {', '.join(recorded)})" if recorded else ""
-                raise UpskillError(f"no MCP server named {args.name!r} is recorded{hint}")
-            default = client_scope(scope.kind.value == "global")
-            typed = [r for m in mine if (r := conv.mcp_from_dict(m, default)) is not None]
-            report = unregister(
-                typed, places=places_for(scope.root, world.env), cli=SubprocessCli(world.env)
-            )
-            kept = tuple(m for m in lock.mcps if m.get("name") != args.name)
-            new = dataclasses.replace(lock, mcps=kept)
-            apply_transaction(
-                scope.root, scope.lockfile, Transaction((), (), serialise_lockfile(new))
-            )
-    except UpskillError as exc:
-        console.error(str(exc))
-        return exc.exit_code
+    world = World.current()
+    scope = resolve_scope(world, project=args.project, global_=args.global_)
+    session = Session(world, scope)
+    session.read_lock()  # fail on a malformed lockfile before locking
+    with ScopeLock(scope.lock_path):
+        session.recover()  # finish a run that was killed before rewriting its lockfile
+        lock = session.read_lock()
+        mine = [m for m in lock.mcps if m.name == args.name]
+        if not mine:
+            recorded = sorted({m.name for m in lock.mcps})
+            hint = f" (recorded: {', '.join(recorded)})" if recorded else ""
+            raise UpskillError(f"no MCP server named {args.name!r} is recorded{hint}")
+        default = client_scope(scope.kind.value == "global")
+        typed = [conv.mcp_record(m, default) for m in mine]
+        report = unregister(
+            typed, places=places_for(scope.root, world), cli=SubprocessCli(world.env)
+        )
+        kept = tuple(m for m in lock.mcps if m.name != args.name)
+        new = dataclasses.replace(lock, mcps=kept)
+        apply_transaction(scope.root, scope.lockfile, Transaction((), (), serialise_lockfile(new)))
     for line in report.notices:
         console.info(line)
     for line in report.warnings:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from upskill.cli.console import Console
 
 KINDS = ("rule", "skill", "agent")
 
@@ -27,18 +30,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="machine-readable output")
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, console: Console) -> int:
     from upskill.errors import UpskillError
-    from upskill.install.scope import World
     from upskill.search import session
     from upskill.search.public import PublicSearchError, install_command, search_public
+    from upskill.world import World
 
     query = " ".join(args.query)
     world = World.current()
     warnings: list[str] = []
+    registries = session.registries(world, args.registry)
+    store = session.open_store(world)
     try:
-        registries = session.registries(world, args.registry)
-        store = session.open_store(world)
         refresher = session.refresher(world, store)
         refreshes = [refresher.refresh(r) for r in registries]
         warnings += [r.warning for r in refreshes if r.warning]
@@ -55,21 +58,17 @@ def run(args: argparse.Namespace) -> int:
         results = store.search(
             query, registries=usable, public=public, kind=args.kind, limit=args.limit
         )
+    finally:
         store.close()
-    except UpskillError as exc:
-        sys.stderr.write(f"upskill search: {exc}\n")
-        return exc.exit_code
-    if not args.quiet:
-        for warning in warnings:
-            sys.stderr.write(f"warning: {warning}\n")
+    for warning in warnings:
+        console.warn(warning)
     if not public_ok and not usable:
-        sys.stderr.write("upskill search: no registry could be searched\n")
-        return 1
+        raise UpskillError("no registry could be searched")
     if args.json:
-        sys.stdout.write(json.dumps({"results": [h.to_json() for h in results]}, indent=2) + "\n")
+        console.data(json.dumps({"results": [h.to_json() for h in results]}, indent=2) + "\n")
         return 0
-    if not results and not args.quiet:
-        sys.stderr.write(f"no results for {query!r}\n")
+    if not results:
+        console.info(f"no results for {query!r}")
     blocks = []
     for hit in results:
         head = f"{hit.name} [{hit.kind}]  {hit.origin}"
@@ -82,5 +81,5 @@ def run(args: argparse.Namespace) -> int:
         lines.append(f"  {hit.install}")
         blocks.append("\n".join(lines))
     if blocks:
-        sys.stdout.write("\n\n".join(blocks) + "\n")
+        console.data("\n\n".join(blocks) + "\n")
     return 0

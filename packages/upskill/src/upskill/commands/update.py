@@ -7,22 +7,21 @@ depends on changed; only then does it load the parser and renderer.
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import TYPE_CHECKING
 
-from upskill.install.cliargs import client_flags, dry_run_flag, scope_flags
+from upskill.cli.cliargs import client_flags, dry_run_flag, scope_flags
 
 if TYPE_CHECKING:
-    from upskill.install.engine import Outcome
-    from upskill.install.resolve import Resolution
-    from upskill.install.scope import Scope, World
-    from upskill.install.ui import Console
+    from upskill.cli.console import Console
+    from upskill.lifecycle.engine import Outcome
+    from upskill.lifecycle.resolve import Resolution
+    from upskill.lifecycle.scope import Scope
+    from upskill.world import World
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("names", nargs="*", help="installed items or bundles (default: everything)")
     dry_run_flag(parser)
-    parser.add_argument("-y", "--yes", action="store_true", help="do not prompt")
     scope_flags(parser)
     parser.add_argument(
         "--force",
@@ -32,33 +31,25 @@ def configure(parser: argparse.ArgumentParser) -> None:
     client_flags(parser)
 
 
-def run(args: argparse.Namespace) -> int:
-    from upskill.errors import UpskillError
-    from upskill.install.cliargs import chosen_clients
-    from upskill.install.scope import World, resolve_scope
+def run(args: argparse.Namespace, console: Console) -> int:
+    from upskill.cli.cliargs import chosen_clients
+    from upskill.lifecycle.scope import resolve_scope
+    from upskill.world import World
 
-    try:
-        world = World.current()
-        scope = resolve_scope(world, project=args.project, global_=args.global_)
-        flags = chosen_clients(args)
-        bare = not (args.names or flags or args.force or args.dry_run)
-        if bare and _nothing_changed(world, scope):
-            # The nothing-changed path: no YAML parser, formatter or renderer is loaded.
-            if not args.quiet:
-                sys.stderr.write("Already up to date.\n")
-            return 0
-    except UpskillError as exc:
-        sys.stderr.write(f"error: {exc}\n")
-        return exc.exit_code
-    from upskill.install.ui import run_guarded
-
-    return run_guarded(args, lambda console: _full(args, console, world, scope, flags))
+    world = World.current()
+    scope = resolve_scope(world, project=args.project, global_=args.global_)
+    flags = chosen_clients(args)
+    bare = not (args.names or flags or args.force or args.dry_run)
+    if bare and _nothing_changed(world, scope):
+        # The nothing-changed path: no YAML parser, formatter or renderer is loaded.
+        console.info("Already up to date.")
+        return 0
+    return _full(args, console, world, scope, flags)
 
 
 def _nothing_changed(world: World, scope: Scope) -> bool:
-    from upskill.install import fastpath
-    from upskill.install.selection import load_config_paths
-    from upskill.sources.cachedir import cache_dir
+    from upskill.lifecycle import fastpath
+    from upskill.state.config import load_config_paths
 
     if (scope.root / ".upskill" / "journal.json").exists():
         return False  # an interrupted run must be completed by the full path
@@ -66,7 +57,7 @@ def _nothing_changed(world: World, scope: Scope) -> bool:
         lock_bytes = scope.lockfile.read_bytes()
     except OSError:
         return False
-    state = fastpath.state_file(cache_dir(world.env, world.home), scope.root)
+    state = fastpath.state_file(world.cache_dir, scope.root)
 
     def fingerprints(labels: list[str]) -> dict[str, str | None]:
         """Local sources by stat signature; git sources fetched together, in parallel."""
@@ -88,7 +79,7 @@ def _nothing_changed(world: World, scope: Scope) -> bool:
         if remote and all(found.get(label, "") is not None for label in labels):
             from upskill.sources.fetch import Fetcher
 
-            for spec, got in Fetcher(world.env, world.home).fetch_each(remote).items():
+            for spec, got in Fetcher(world).fetch_each(remote).items():
                 if isinstance(got, UpskillError):
                     found[spec.label] = None
                 else:
@@ -109,15 +100,16 @@ def _full(
 ) -> int:
     import dataclasses
 
-    from upskill.install.engine import plan_install
-    from upskill.install.flow import commit, hook_bundles
-    from upskill.install.requests import update_requests
-    from upskill.install.resolve import Resolver
-    from upskill.install.scopelock import ScopeLock
-    from upskill.install.selection import choose, load_config
-    from upskill.install.session import Session
-    from upskill.install.ui import report_dry_run, report_update
+    from upskill.cli.ui import report_dry_run, report_update
+    from upskill.lifecycle.engine import plan_install
+    from upskill.lifecycle.flow import commit, hook_bundles
+    from upskill.lifecycle.requests import update_requests
+    from upskill.lifecycle.resolve import Resolver
+    from upskill.lifecycle.scopelock import ScopeLock
+    from upskill.lifecycle.selection import choose
+    from upskill.lifecycle.session import Session
     from upskill.sources.spec import canonical_label
+    from upskill.state.config import load_config
 
     selection = choose(flags, load_config(world))
     session = Session(world, scope, on_fetch=lambda s: console.progress(f"fetching {s.label}"))

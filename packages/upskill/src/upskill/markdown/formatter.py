@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from upskill.format.frontmatter import closing_fence
 from upskill.markdown import engine
 
 FORMATTER_OPTIONS: dict[str, Any] = dict(engine.OPTIONS)
@@ -80,25 +81,14 @@ def format_body(body: str) -> str:
     return format_document(body).text
 
 
-def _split_frontmatter(text: str) -> tuple[str, str] | None:
-    if not text.startswith("---\n"):
-        return None
-    end = text.find("\n---\n", 3)
-    if end == -1:
-        if text.endswith("\n---"):
-            return text + "\n", ""
-        return None
-    cut = end + len("\n---\n")
-    return text[:cut], text[cut:]
-
-
 def format_markdown(text: str) -> str:
     """Format a Markdown document; a leading ``---`` frontmatter block is kept verbatim."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    split = _split_frontmatter(text)
-    if split is None:
-        return format_body(text)
-    frontmatter, body = split
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    end = closing_fence(lines)
+    if end is None:
+        return format_body("\n".join(lines))
+    frontmatter = "\n".join(lines[: end + 1]) + "\n"
+    body = "\n".join(lines[end + 1 :])
     formatted = format_body(body)
     if not formatted:
         return frontmatter

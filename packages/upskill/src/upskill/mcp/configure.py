@@ -9,10 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from upskill.clientconf import configfile
+from upskill.clientconf.clientcli import ClientCli
+from upskill.clientconf.places import Places, Scope
 from upskill.errors import UpskillError
-from upskill.mcp import configfile, shapes
-from upskill.mcp.clientcli import ClientCli
-from upskill.mcp.model import McpRecord, McpServer, Scope, Status, Target
+from upskill.mcp import shapes
+from upskill.mcp.model import McpRecord, McpServer, Status, Target
 
 
 @dataclass(frozen=True)
@@ -22,11 +24,6 @@ class McpReport:
     records: tuple[McpRecord, ...]
     notices: tuple[str, ...]
     warnings: tuple[str, ...]
-
-
-def client_scope(is_global: bool) -> Scope:
-    """upskill's global scope is the clients' `user` scope."""
-    return Scope.USER if is_global else Scope.PROJECT
 
 
 def unset_env_warnings(server: McpServer, env: Mapping[str, str]) -> list[str]:
@@ -44,7 +41,7 @@ def _already_exists(output: str) -> bool:
 
 
 def _via_cli(
-    server: McpServer, target: Target, scope: Scope, places: shapes.Places, cli: ClientCli
+    server: McpServer, target: Target, scope: Scope, places: Places, cli: ClientCli
 ) -> tuple[Status | None, str]:
     """Try the native CLI: (status, message), status None when the CLI is absent."""
     argv = shapes.add_argv(server, target, scope)
@@ -65,7 +62,7 @@ def _via_cli(
 
 
 def _via_file(
-    server: McpServer, target: Target, scope: Scope, places: shapes.Places
+    server: McpServer, target: Target, scope: Scope, places: Places
 ) -> tuple[Status, str]:
     location = shapes.config_location(target, scope, places)
     if location is None:
@@ -87,7 +84,7 @@ def configure_servers(
     *,
     scope: Scope,
     bundle: str,
-    places: shapes.Places,
+    places: Places,
     cli: ClientCli,
     env: Mapping[str, str],
 ) -> McpReport:

@@ -1,4 +1,4 @@
-"""The lifecycle hook for bundle MCP servers (registered in install/extensions.py).
+"""The lifecycle hook for bundle MCP servers (registered in upskill/hooks/registry.py).
 
 add/update configure every MCP server of the installed bundles for the
 selected targets; removing a bundle leaves its servers configured (the
@@ -8,27 +8,18 @@ reconciles each record.
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Mapping, Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any
 
+from upskill.clientconf.clientcli import SubprocessCli
+from upskill.clientconf.places import client_scope, places_for
+from upskill.hooks.api import HookContext, HookResult, ResolvedBundle, warning_lines
 from upskill.mcp import records as conv
-from upskill.mcp.clientcli import SubprocessCli
-from upskill.mcp.configure import client_scope, configure_servers
+from upskill.mcp.configure import configure_servers
 from upskill.mcp.model import ALL_TARGETS, Target, from_format
 from upskill.mcp.reconcile import reconcile
-from upskill.mcp.shapes import Places
 from upskill.mcp.unregister import unregister
-
-if TYPE_CHECKING:
-    from upskill.install.extensions import HookContext, HookResult, ResolvedBundle
-
-
-def places_for(root: Path, env: Mapping[str, str]) -> Places:
-    home = Path(env.get("HOME") or env.get("USERPROFILE") or Path.home())
-    config_home = Path(env.get("XDG_CONFIG_HOME") or home / ".config")
-    return Places(root=root, home=home, config_home=config_home, macos=sys.platform == "darwin")
+from upskill.state.records import upsert
 
 
 def targets_for(selection: Sequence[str]) -> tuple[Target, ...]:
@@ -38,19 +29,13 @@ def targets_for(selection: Sequence[str]) -> tuple[Target, ...]:
     return tuple(t for t in ALL_TARGETS if t.value in selection)
 
 
-def warning_lines(lines: Sequence[str]) -> list[str]:
-    return [f"warning: {line}" for line in lines]
-
-
 class McpHook:
     def install(self, ctx: HookContext, bundles: Sequence[ResolvedBundle]) -> HookResult:
-        from upskill.install.extensions import HookResult
-
         if ctx.dry_run:
             return HookResult(ctx.lock.plugins, ctx.lock.mcps)
         scope = client_scope(ctx.scope == "global")
-        places = places_for(ctx.root, ctx.env)
-        cli = SubprocessCli(ctx.env)
+        places = places_for(ctx.root, ctx.world)
+        cli = SubprocessCli(ctx.world.env)
         mcps = ctx.lock.mcps
         messages: list[str] = []
         for resolved in bundles:
@@ -58,16 +43,14 @@ class McpHook:
             names = {s.name for s in servers}
             gone = [
                 r
-                for raw in mcps
-                if (r := conv.mcp_from_dict(raw, scope)) is not None
-                and r.bundle == resolved.name
-                and r.name not in names
+                for r in (conv.mcp_record(e, scope) for e in mcps)
+                if r.bundle == resolved.name and r.name not in names
             ]
             if gone:  # the bundle no longer declares them
                 dropped = unregister(gone, places=places, cli=cli)
                 messages += [*dropped.notices, *warning_lines(dropped.warnings)]
                 keys = {(r.name, r.client.value) for r in gone}
-                mcps = tuple(m for m in mcps if (m.get("name"), m.get("client")) not in keys)
+                mcps = tuple(m for m in mcps if (m.name, m.client) not in keys)
             if not servers:
                 continue
             report = configure_servers(
@@ -77,18 +60,14 @@ class McpHook:
                 bundle=resolved.name,
                 places=places,
                 cli=cli,
-                env=ctx.env,
+                env=ctx.world.env,
             )
             messages += [*report.notices, *warning_lines(report.warnings)]
-            mcps = conv.upsert(mcps, [conv.mcp_to_dict(r) for r in report.records])
+            mcps = upsert(mcps, [conv.mcp_entry(r) for r in report.records])
         return HookResult(ctx.lock.plugins, mcps, tuple(messages))
 
     def remove(self, ctx: HookContext, bundle_names: Sequence[str]) -> HookResult:
-        from upskill.install.extensions import HookResult
-
-        kept = sorted(
-            {str(m.get("name")) for m in ctx.lock.mcps if m.get("bundle") in bundle_names}
-        )
+        kept = sorted({m.name for m in ctx.lock.mcps if m.bundle in bundle_names})
         messages = tuple(
             f"mcp {name} stays configured; remove it with `upskill remove-mcp {name}`"
             for name in kept
@@ -97,11 +76,10 @@ class McpHook:
 
     def doctor(self, ctx: HookContext) -> dict[str, list[Any]]:
         scope = client_scope(ctx.scope == "global")
-        parsed = [conv.mcp_from_dict(raw, scope) for raw in ctx.lock.mcps]
-        records = [r for r in parsed if r is not None]
+        records = [conv.mcp_record(e, scope) for e in ctx.lock.mcps]
         if not records:
             return {}
         checks = reconcile(
-            records, places=places_for(ctx.root, ctx.env), cli=SubprocessCli(ctx.env)
+            records, places=places_for(ctx.root, ctx.world), cli=SubprocessCli(ctx.world.env)
         )
         return {"mcp_entries": [c.to_json() for c in checks]}

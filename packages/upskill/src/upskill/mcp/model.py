@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from upskill.clientconf.places import Scope
+
 if TYPE_CHECKING:
     from upskill.format.model import McpServer as FormatServer
 
@@ -26,13 +28,6 @@ class Target(enum.StrEnum):
 
 
 ALL_TARGETS: tuple[Target, ...] = tuple(Target)
-
-
-class Scope(enum.StrEnum):
-    """The client-side scope: upskill's project scope is `project`, global is `user`."""
-
-    PROJECT = "project"
-    USER = "user"
 
 
 class Status(enum.StrEnum):

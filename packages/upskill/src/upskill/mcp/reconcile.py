@@ -7,9 +7,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from upskill.clientconf import configfile
+from upskill.clientconf.clientcli import ClientCli, CliResult
+from upskill.clientconf.places import Places
 from upskill.errors import UpskillError
-from upskill.mcp import configfile, shapes
-from upskill.mcp.clientcli import ClientCli, CliResult
+from upskill.mcp import shapes
 from upskill.mcp.model import McpRecord, Status, Target
 
 
@@ -68,7 +70,7 @@ def _claude(record: McpRecord, listing: CliResult | None) -> McpCheck:
     return McpCheck(record, Check.NOT_REGISTERED)
 
 
-def _file(record: McpRecord, places: shapes.Places) -> McpCheck:
+def _file(record: McpRecord, places: Places) -> McpCheck:
     location = shapes.doctor_location(record.client, record.scope, places)
     if location is None:
         return McpCheck(record, Check.CONFIG_MISSING)
@@ -82,7 +84,7 @@ def _file(record: McpRecord, places: shapes.Places) -> McpCheck:
 
 
 def reconcile(
-    records: Sequence[McpRecord], *, places: shapes.Places, cli: ClientCli
+    records: Sequence[McpRecord], *, places: Places, cli: ClientCli
 ) -> tuple[McpCheck, ...]:
     """Check every record; `claude mcp list` runs at most once."""
     listing: list[CliResult | None] = []

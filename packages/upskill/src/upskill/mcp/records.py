@@ -1,49 +1,32 @@
-"""Convert between lockfile `mcps[]` / `plugins[]` dicts and typed records.
+"""Convert between the lockfile's stored entries and the typed records MCP code works on.
 
-The lockfile keeps these records as plain ordered dicts (unknown fields
-survive rewrites); extension code works on typed records and converts at the
-edge. A record this version cannot read is kept verbatim and left alone.
+The lockfile parser (`upskill.state.records`) has already checked every
+field, so each conversion is total. What a stored entry may leave out is its
+scope: it then means the lockfile's own scope, filled in here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
-from upskill.mcp.model import McpRecord, Scope, Status, Target
-
-
-def scope_of(value: object, default: Scope) -> Scope:
-    return Scope(value) if value in ("project", "user") else default
+from upskill.clientconf.places import Scope, scope_of
+from upskill.mcp.model import McpRecord, Status, Target
+from upskill.state.records import McpEntry
 
 
-def mcp_from_dict(raw: Mapping[str, Any], default_scope: Scope) -> McpRecord | None:
-    try:
-        return McpRecord(
-            name=str(raw["name"]),
-            client=Target(raw["client"]),
-            scope=scope_of(raw.get("scope"), default_scope),
-            bundle=str(raw.get("bundle", "")),
-            status=Status(raw.get("status", "installed")),
-        )
-    except (KeyError, ValueError):
-        return None
+def mcp_record(entry: McpEntry, default_scope: Scope) -> McpRecord:
+    return McpRecord(
+        name=entry.name,
+        client=Target(entry.client),
+        scope=scope_of(entry.scope, default_scope),
+        bundle=entry.bundle,
+        status=Status(entry.status),
+    )
 
 
-def mcp_to_dict(record: McpRecord) -> dict[str, Any]:
-    return {
-        "name": record.name,
-        "client": record.client.value,
-        "scope": record.scope.value,
-        "bundle": record.bundle,
-        "status": record.status.value,
-    }
-
-
-def upsert(
-    existing: Sequence[Mapping[str, Any]], new: Sequence[Mapping[str, Any]]
-) -> tuple[Mapping[str, Any], ...]:
-    """Replace records with the same (name, client) in place; append the rest."""
-    fresh = {(r["name"], r["client"]): r for r in new}
-    merged = [fresh.pop((r.get("name"), r.get("client")), r) for r in existing]
-    return (*merged, *fresh.values())
+def mcp_entry(record: McpRecord) -> McpEntry:
+    return McpEntry(
+        name=record.name,
+        client=record.client.value,
+        scope=record.scope.value,
+        bundle=record.bundle,
+        status=record.status.value,
+    )

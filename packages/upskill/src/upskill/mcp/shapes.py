@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
-from pathlib import Path
 
-from upskill.mcp.model import LocalTransport, McpServer, RemoteTransport, Scope, Target
+from upskill.clientconf.places import ConfigLocation, Places, Scope, opencode_config
+from upskill.mcp.model import LocalTransport, McpServer, RemoteTransport, Target
 
 # The executable each target's CLI is called by; opencode has no MCP verb.
 CLI_NAME: dict[Target, str | None] = {
@@ -28,25 +27,6 @@ ROOT_KEY: dict[Target, str] = {
     Target.VSCODE: "servers",
     Target.OPENCODE: "mcp",
 }
-
-
-@dataclass(frozen=True)
-class Places:
-    """Where things live for one invocation: the seams for cwd, HOME and XDG."""
-
-    root: Path  # install root: the project dir, or HOME in global scope
-    home: Path
-    config_home: Path  # $XDG_CONFIG_HOME or ~/.config
-    macos: bool = False
-
-
-@dataclass(frozen=True)
-class ConfigLocation:
-    """A client config file: the preferred path, alternatives read if present, and the key."""
-
-    path: Path
-    root_key: str
-    alternatives: tuple[Path, ...] = ()
 
 
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]*$")
@@ -155,12 +135,6 @@ def config_location(target: Target, scope: Scope, places: Places) -> ConfigLocat
         )
         return ConfigLocation(base / "Code" / "User" / "mcp.json", key)
     return opencode_config(scope, places, key)
-
-
-def opencode_config(scope: Scope, places: Places, key: str) -> ConfigLocation:
-    """opencode.json (or an existing opencode.jsonc): the project's, or the user's."""
-    folder = places.root if scope is Scope.PROJECT else places.config_home / "opencode"
-    return ConfigLocation(folder / "opencode.json", key, (folder / "opencode.jsonc",))
 
 
 def doctor_location(target: Target, scope: Scope, places: Places) -> ConfigLocation | None:

@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from upskill.clientconf import configfile
+from upskill.clientconf.clientcli import ClientCli
+from upskill.clientconf.places import Places
 from upskill.errors import UpskillError
-from upskill.mcp import configfile, shapes
-from upskill.mcp.clientcli import ClientCli
+from upskill.mcp import shapes
 from upskill.mcp.model import McpRecord, Status
 
 
@@ -20,7 +22,7 @@ class UnregisterReport:
     warnings: tuple[str, ...]
 
 
-def _delete_from_file(record: McpRecord, places: shapes.Places) -> tuple[bool, str | None]:
+def _delete_from_file(record: McpRecord, places: Places) -> tuple[bool, str | None]:
     location = shapes.config_location(record.client, record.scope, places)
     if location is None:
         return False, None
@@ -30,9 +32,7 @@ def _delete_from_file(record: McpRecord, places: shapes.Places) -> tuple[bool, s
         return False, str(exc)
 
 
-def unregister(
-    records: Sequence[McpRecord], *, places: shapes.Places, cli: ClientCli
-) -> UnregisterReport:
+def unregister(records: Sequence[McpRecord], *, places: Places, cli: ClientCli) -> UnregisterReport:
     """Unregister each record (CLI first, config entry second); every record is dropped.
 
     A record is dropped even when the client no longer knows the server: the

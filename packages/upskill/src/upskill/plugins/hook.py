@@ -1,4 +1,4 @@
-"""The lifecycle hook for bundle plugins (registered in install/extensions.py).
+"""The lifecycle hook for bundle plugins (registered in upskill/hooks/registry.py).
 
 add/update install the plugins of the installed bundles for the selected
 clients; removing a bundle uninstalls its plugins; doctor fills the
@@ -8,60 +8,51 @@ missing/skipped buckets. A present CLI failing keeps any previous record
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any
 
-from upskill.mcp import records as conv
-from upskill.mcp.clientcli import SubprocessCli
-from upskill.mcp.configure import client_scope
-from upskill.mcp.hook import places_for, warning_lines
-from upskill.mcp.model import Scope
+from upskill.clientconf.clientcli import SubprocessCli
+from upskill.clientconf.places import Scope, client_scope, places_for, scope_of
+from upskill.hooks.api import HookContext, HookResult, ResolvedBundle, warning_lines
 from upskill.plugins.install import install_plugins
 from upskill.plugins.model import PluginRecord, PluginStatus
 from upskill.plugins.reconcile import reconcile_plugins
 from upskill.plugins.uninstall import uninstall_plugins
-
-if TYPE_CHECKING:
-    from upskill.install.extensions import HookContext, HookResult, ResolvedBundle
+from upskill.state.records import PluginEntry, upsert
 
 ALL_CLIENTS = ("claude", "copilot", "vscode", "opencode")
 
 
-def plugin_from_dict(raw: Mapping[str, Any], default_scope: Scope) -> PluginRecord | None:
-    try:
-        return PluginRecord(
-            name=str(raw["name"]),
-            client=str(raw["client"]),
-            identifier=str(raw["identifier"]),
-            scope=conv.scope_of(raw.get("scope"), default_scope),
-            bundle=str(raw.get("bundle", "")),
-            status=PluginStatus(raw.get("status", "installed")),
-        )
-    except (KeyError, ValueError):
-        return None
+def plugin_record(entry: PluginEntry, default_scope: Scope) -> PluginRecord:
+    """The stored entry with its scope resolved (the parser checked every field)."""
+    return PluginRecord(
+        name=entry.name,
+        client=entry.client,
+        identifier=entry.identifier,
+        scope=scope_of(entry.scope, default_scope),
+        bundle=entry.bundle,
+        status=PluginStatus(entry.status),
+    )
 
 
-def plugin_to_dict(record: PluginRecord) -> dict[str, Any]:
-    return {
-        "name": record.name,
-        "client": record.client,
-        "identifier": record.identifier,
-        "scope": record.scope.value,
-        "bundle": record.bundle,
-        "status": record.status.value,
-    }
+def plugin_entry(record: PluginRecord) -> PluginEntry:
+    return PluginEntry(
+        name=record.name,
+        client=record.client,
+        identifier=record.identifier,
+        scope=record.scope.value,
+        bundle=record.bundle,
+        status=record.status.value,
+    )
 
 
 def _records(ctx: HookContext) -> list[PluginRecord]:
     scope = client_scope(ctx.scope == "global")
-    parsed = [plugin_from_dict(raw, scope) for raw in ctx.lock.plugins]
-    return [r for r in parsed if r is not None]
+    return [plugin_record(e, scope) for e in ctx.lock.plugins]
 
 
 class PluginHook:
     def install(self, ctx: HookContext, bundles: Sequence[ResolvedBundle]) -> HookResult:
-        from upskill.install.extensions import HookResult
-
         if ctx.dry_run:
             return HookResult(ctx.lock.plugins, ctx.lock.mcps)
         plugins = ctx.lock.plugins
@@ -74,30 +65,28 @@ class PluginHook:
                 tuple(ctx.selection) or ALL_CLIENTS,
                 scope=client_scope(ctx.scope == "global"),
                 bundle=resolved.name,
-                places=places_for(ctx.root, ctx.env),
-                cli=SubprocessCli(ctx.env),
+                places=places_for(ctx.root, ctx.world),
+                cli=SubprocessCli(ctx.world.env),
             )
             messages += [*report.notices, *warning_lines(report.warnings)]
-            plugins = conv.upsert(plugins, [plugin_to_dict(r) for r in report.records])
+            plugins = upsert(plugins, [plugin_entry(r) for r in report.records])
         return HookResult(plugins, ctx.lock.mcps, tuple(messages))
 
     def remove(self, ctx: HookContext, bundle_names: Sequence[str]) -> HookResult:
-        from upskill.install.extensions import HookResult
-
         going = [r for r in _records(ctx) if r.bundle in bundle_names]
         if not going:
             return HookResult(ctx.lock.plugins, ctx.lock.mcps)
         report = uninstall_plugins(
-            going, places=places_for(ctx.root, ctx.env), cli=SubprocessCli(ctx.env)
+            going, places=places_for(ctx.root, ctx.world), cli=SubprocessCli(ctx.world.env)
         )
         keys = {(r.name, r.client) for r in going}
-        kept = tuple(p for p in ctx.lock.plugins if (p.get("name"), p.get("client")) not in keys)
+        kept = tuple(p for p in ctx.lock.plugins if (p.name, p.client) not in keys)
         messages = (*report.notices, *warning_lines(report.warnings))
         return HookResult(kept, ctx.lock.mcps, messages)
 
     def doctor(self, ctx: HookContext) -> dict[str, list[Any]]:
         checks = reconcile_plugins(
-            _records(ctx), places=places_for(ctx.root, ctx.env), cli=SubprocessCli(ctx.env)
+            _records(ctx), places=places_for(ctx.root, ctx.world), cli=SubprocessCli(ctx.world.env)
         )
         return {
             "missing_plugins": [r.to_json() for r in checks.missing],

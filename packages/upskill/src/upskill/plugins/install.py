@@ -11,6 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from upskill.clientconf import configfile
+from upskill.clientconf.clientcli import ClientCli
+from upskill.clientconf.places import Places, Scope
 from upskill.errors import UpskillError
 from upskill.format.model import (
     Plugin,
@@ -18,10 +21,6 @@ from upskill.format.model import (
     PluginDescriptor,
     PluginInstructions,
 )
-from upskill.mcp import configfile
-from upskill.mcp.clientcli import ClientCli
-from upskill.mcp.model import Scope
-from upskill.mcp.shapes import Places
 from upskill.plugins import steps
 from upskill.plugins.model import PluginRecord, PluginStatus
 

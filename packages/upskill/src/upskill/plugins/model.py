@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from upskill.mcp.model import Scope
+from upskill.clientconf.places import Scope
 
 
 class PluginStatus(enum.StrEnum):

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from upskill.clientconf import configfile
+from upskill.clientconf.clientcli import ClientCli, CliResult
+from upskill.clientconf.places import Places
 from upskill.errors import UpskillError
-from upskill.mcp import configfile
-from upskill.mcp.clientcli import ClientCli, CliResult
-from upskill.mcp.shapes import Places
 from upskill.plugins import steps
 from upskill.plugins.model import PluginRecord, PluginStatus
 

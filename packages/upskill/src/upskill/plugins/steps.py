@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from upskill.clientconf import places as client_places
+from upskill.clientconf.places import ConfigLocation, Places, Scope
 from upskill.format.model import (
     PluginConfigWrite,
     PluginDescriptor,
@@ -10,9 +12,6 @@ from upskill.format.model import (
     PluginMarketplace,
     PluginModule,
 )
-from upskill.mcp import shapes
-from upskill.mcp.model import Scope
-from upskill.mcp.shapes import ConfigLocation, Places
 
 EXECUTABLE: dict[str, str] = {
     "claude": "claude",
@@ -101,4 +100,4 @@ def is_listed(client: str, ident: str, output: str) -> bool:
 
 def opencode_config(scope: Scope, places: Places) -> ConfigLocation:
     """opencode.json holding `plugin[]`: the project's, or the user's in global scope."""
-    return shapes.opencode_config(scope, places, PLUGIN_KEY)
+    return client_places.opencode_config(scope, places, PLUGIN_KEY)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 import re
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,22 +21,10 @@ from upskill.search import scan
 from upskill.search.store import IndexStore
 from upskill.sources.git import Runner, default_runner
 from upskill.sources.spec import SourceSpec, parse_source
-from upskill.state.config import (
-    PROJECT_CONFIG,
-    Registry,
-    global_config_path,
-    merged,
-    read_config,
-)
+from upskill.state.config import Registry
+from upskill.world import World
 
 _SHA = re.compile(r"^[0-9a-f]{40}([0-9a-f]{24})?$")
-
-
-def configured_registries(cwd: Path, home: Path, env: Mapping[str, str]) -> tuple[Registry, ...]:
-    """Global then project `registries:`; a project entry overrides a global one by name."""
-    global_cfg = read_config(global_config_path(env, home))
-    project_cfg = read_config(cwd / PROJECT_CONFIG)
-    return merged(global_cfg, project_cfg).registries
 
 
 class Freshness(enum.StrEnum):
@@ -60,24 +48,22 @@ class Refresh:
 
 @dataclass
 class Refresher:
-    """Seams: where relative sources resolve, the environment, git and the clock."""
+    """Seams: the world (where relative sources resolve, the environment), git, the clock."""
 
     store: IndexStore
-    cwd: Path
-    home: Path
-    env: Mapping[str, str]
+    world: World
     runner: Runner | None = None
     clock: Callable[[], float] = time.time
 
     def _git(self) -> Runner:
         if self.runner is None:
-            self.runner = default_runner(self.env)
+            self.runner = default_runner(self.world.env)
         return self.runner
 
     def _remote_head(self, spec: SourceSpec) -> str:
         from upskill.sources.fetch import GITHUB_BASE_ENV
 
-        url = spec.clone_url(self.env.get(GITHUB_BASE_ENV, "https://github.com"))
+        url = spec.clone_url(self.world.env.get(GITHUB_BASE_ENV, "https://github.com"))
         if spec.ref and _SHA.match(spec.ref):
             return spec.ref
         done = self._git()(["ls-remote", "--", url, spec.ref or "HEAD"], None)
@@ -98,13 +84,13 @@ class Refresher:
             return root
         from upskill.sources.fetch import Fetcher
 
-        fetched = Fetcher(self.env, self.home, self._git()).fetch_all([spec])
+        fetched = Fetcher(self.world, self._git()).fetch_all([spec])
         return fetched[spec].root
 
     def refresh(self, registry: Registry, *, force: bool = False) -> Refresh:
         previous = self.store.state(registry.name)
         try:
-            spec = parse_source(registry.source, cwd=self.cwd, home=self.home)
+            spec = parse_source(registry.source, cwd=self.world.cwd, home=self.world.home)
             if spec.is_git:
                 head = self._remote_head(spec)
                 root = None

@@ -3,23 +3,23 @@
 from __future__ import annotations
 
 from upskill.errors import UsageError
-from upskill.install.scope import World
-from upskill.search.registries import Refresher, configured_registries
-from upskill.search.store import INDEX_FILE, IndexStore, index_dir
-from upskill.state.config import Registry
+from upskill.search.registries import Refresher
+from upskill.search.store import INDEX_FILE, IndexStore
+from upskill.state.config import Registry, load_config
+from upskill.world import World
 
 
 def open_store(world: World) -> IndexStore:
-    return IndexStore(index_dir(dict(world.env), world.home) / INDEX_FILE)
+    return IndexStore(world.cache_dir / "index" / INDEX_FILE)
 
 
 def refresher(world: World, store: IndexStore) -> Refresher:
-    return Refresher(store, world.cwd, world.home, world.env)
+    return Refresher(store, world)
 
 
 def registries(world: World, only: str | None) -> tuple[Registry, ...]:
     """Configured registries, or just `only` (a usage error when it is not configured)."""
-    configured = configured_registries(world.cwd, world.home, world.env)
+    configured = load_config(world).registries
     if only is None:
         return configured
     chosen = tuple(r for r in configured if r.name == only)

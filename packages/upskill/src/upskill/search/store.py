@@ -82,11 +82,6 @@ class RegistryState:
     count: int
 
 
-def index_dir(env: dict[str, str] | None, home: Path) -> Path:
-    base = (env or {}).get("XDG_CACHE_HOME") or str(home / ".cache")
-    return Path(base) / "upskill" / "index"
-
-
 def match_expression(query: str) -> str:
     """FTS5 query: every word as a prefix term, any may match (bm25 rewards more)."""
     words = _WORD.findall(query.lower())

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from upskill.errors import UpskillError
-from upskill.sources.cachedir import cache_dir
 from upskill.sources.local import Fetched, SourceNotFound, local_fetched
 from upskill.sources.spec import SourceSpec
+from upskill.world import World
 
 if TYPE_CHECKING:  # the git machinery (subprocess, tarfile) loads only for git sources
     from upskill.sources.git import Checkout, GitCache, Runner
@@ -20,10 +19,9 @@ GITHUB_BASE_ENV = "UPSKILL_GITHUB_BASE"
 
 @dataclass(frozen=True)
 class Fetcher:
-    """Seams: environment (cache dir, GitHub base) and the git runner."""
+    """Seams: the world (cache dir, GitHub base) and the git runner."""
 
-    env: Mapping[str, str]
-    home: Path
+    world: World
     runner: Runner | None = None
 
     def fetch_all(
@@ -43,7 +41,7 @@ class Fetcher:
         unique = list(dict.fromkeys(specs))
         git_specs = [s for s in unique if s.is_git]
         cache = self._cache() if git_specs else None
-        base = self.env.get(GITHUB_BASE_ENV, "https://github.com")
+        base = self.world.env.get(GITHUB_BASE_ENV, "https://github.com")
 
         def one(spec: SourceSpec) -> Fetched | UpskillError:
             try:
@@ -67,8 +65,8 @@ class Fetcher:
     def _cache(self) -> GitCache:
         from upskill.sources.git import GitCache, default_runner
 
-        runner = self.runner if self.runner is not None else default_runner(self.env)
-        return GitCache(cache_dir(self.env, self.home) / "git", runner)
+        runner = self.runner if self.runner is not None else default_runner(self.world.env)
+        return GitCache(self.world.cache_dir / "git", runner)
 
 
 def git_fetched(spec: SourceSpec, checkout: Checkout) -> Fetched:
@@ -84,4 +82,4 @@ def git_fetched(spec: SourceSpec, checkout: Checkout) -> Fetched:
     return Fetched(spec, target, None, checkout.commit)
 
 
-__all__ = ["Fetched", "Fetcher", "SourceNotFound", "cache_dir", "git_fetched", "local_fetched"]
+__all__ = ["Fetched", "Fetcher", "SourceNotFound", "git_fetched", "local_fetched"]

@@ -10,9 +10,7 @@ tree directory that installs read from.
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
-import os
 import re
 import shutil
 import subprocess
@@ -23,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from upskill.errors import UpskillError
+from upskill.filelock import FileLock
 
 _SCRUBBED = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR")
 _HEX = re.compile(r"^[0-9a-fA-F]{4,40}$")
@@ -78,7 +77,7 @@ class GitCache:
     def checkout(self, url: str, ref: str | None) -> Checkout:
         repo = self.root / cache_key(url)
         repo.mkdir(parents=True, exist_ok=True)
-        with _flock(repo / ".upskill-cache.lock"):
+        with FileLock(repo / ".upskill-cache.lock"):  # concurrent runs share the mirror
             bare = repo / "repo.git"
             if not (bare / "HEAD").exists():
                 self._git(["init", "--quiet", "--bare", str(bare)], None, url)
@@ -158,19 +157,3 @@ def _inside_only(member: tarfile.TarInfo, dest: str) -> tarfile.TarInfo | None:
         return tarfile.data_filter(member, dest)
     except tarfile.FilterError:
         return None
-
-
-class _flock:
-    """Serialise processes sharing one cache entry (fetch + export)."""
-
-    def __init__(self, path: Path) -> None:
-        self._path = path
-        self._fd = -1
-
-    def __enter__(self) -> None:
-        self._fd = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o644)
-        fcntl.flock(self._fd, fcntl.LOCK_EX)
-
-    def __exit__(self, *exc: object) -> None:
-        fcntl.flock(self._fd, fcntl.LOCK_UN)
-        os.close(self._fd)

@@ -6,16 +6,15 @@ use and ignored. A malformed file is an error naming it, never a silent default.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from upskill.clients import SELECTABLE_CLIENTS
 from upskill.errors import UpskillError
+from upskill.world import World
 
 PROJECT_CONFIG = Path(".upskill") / "config.yaml"
-GLOBAL_CONFIG = Path(".config") / "upskill" / "config.yaml"
 
 
 class ConfigError(UpskillError):
@@ -34,9 +33,19 @@ class Config:
     registries: tuple[Registry, ...] = ()
 
 
-def global_config_path(env: Mapping[str, str], home: Path) -> Path:
-    base = env.get("XDG_CONFIG_HOME")
-    return Path(base) / "upskill" / "config.yaml" if base else home / GLOBAL_CONFIG
+def global_config_path(world: World) -> Path:
+    return world.config_home / "upskill" / "config.yaml"
+
+
+def load_config_paths(world: World) -> tuple[Path, Path]:
+    """The two config files, in precedence order (global, project)."""
+    return global_config_path(world), world.cwd / PROJECT_CONFIG
+
+
+def load_config(world: World) -> Config:
+    """The global config with the project's merged over it."""
+    global_path, project_path = load_config_paths(world)
+    return merged(read_config(global_path), read_config(project_path))
 
 
 def read_config(path: Path) -> Config:
@@ -50,16 +59,14 @@ def read_config(path: Path) -> Config:
 
 
 def parse_config(text: str, path: Path) -> Config:
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import YAMLError
+    """YAML 1.2 through the same loader as items and bundles (`format/yamlio`)."""
+    from upskill.errors import FormatError
+    from upskill.format.yamlio import load_yaml
 
     try:
-        raw: Any = YAML(typ="safe", pure=True).load(text)
-    except YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ConfigError(f"malformed YAML: {problem}", path=path, line=line) from exc
+        raw: Any = load_yaml(text, path)
+    except FormatError as exc:
+        raise ConfigError(exc.message, path=path, line=exc.line) from None
     if raw is None:
         return Config()
     if type(raw) is not dict:

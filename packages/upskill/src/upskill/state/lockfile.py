@@ -12,12 +12,20 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from upskill.errors import UpskillError
+from upskill.state.records import (
+    McpEntry,
+    PluginEntry,
+    RecordError,
+    entry_to_json,
+    parse_mcp,
+    parse_plugin,
+)
 
 LOCKFILE_NAME = ".upskill-lock.json"
 SCHEMA = 1
@@ -39,6 +47,9 @@ _ITEM_FIELDS = (
 _BUNDLE_FIELDS = ("name", "source", "ref", "items")
 _OUTPUT_FIELDS = ("path", "sha256", "size", "owners")
 _TOP_FIELDS = ("schema", "items", "bundles", "plugins", "mcps", "outputs", "generator")
+
+
+_E = TypeVar("_E", McpEntry, PluginEntry)
 
 
 class LockfileError(UpskillError):
@@ -97,8 +108,8 @@ class OutputRecord:
 class Lockfile:
     items: tuple[ItemRecord, ...] = ()
     bundles: tuple[BundleRecord, ...] = ()
-    plugins: tuple[Mapping[str, Any], ...] = ()
-    mcps: tuple[Mapping[str, Any], ...] = ()
+    plugins: tuple[PluginEntry, ...] = ()
+    mcps: tuple[McpEntry, ...] = ()
     outputs: tuple[OutputRecord, ...] = ()
     generator: str | None = None  # "upskill <version>" that rendered the recorded outputs
     extra: Mapping[str, Any] = field(default_factory=dict)
@@ -175,8 +186,8 @@ def parse_lockfile(data: bytes, path: Path) -> Lockfile:
     return Lockfile(
         items=tuple(reader.item(x) for x in reader.array(raw, "items")),
         bundles=tuple(reader.bundle(x) for x in reader.array(raw, "bundles")),
-        plugins=tuple(reader.record(x, "plugins") for x in reader.array(raw, "plugins")),
-        mcps=tuple(reader.record(x, "mcps") for x in reader.array(raw, "mcps")),
+        plugins=reader.entries(raw, "plugins", parse_plugin),
+        mcps=reader.entries(raw, "mcps", parse_mcp),
         outputs=tuple(reader.output(x) for x in reader.array(raw, "outputs")),
         generator=reader.string(raw, "generator", "top level", required=False),
         extra={k: v for k, v in raw.items() if k not in _TOP_FIELDS},
@@ -200,6 +211,15 @@ class _Reader:
         if type(raw) is not dict:
             raise self.fail(f"every `{where}` entry must be an object")
         return raw
+
+    def entries(
+        self, raw: Mapping[str, Any], key: str, parse: Callable[[Any, int], _E]
+    ) -> tuple[_E, ...]:
+        """`mcps[]` / `plugins[]`: every record parsed, or the first bad one named."""
+        try:
+            return tuple(parse(x, i) for i, x in enumerate(self.array(raw, key)))
+        except RecordError as exc:
+            raise self.fail(str(exc)) from None
 
     def string(self, raw: Mapping[str, Any], key: str, where: str, *, required: bool) -> str | None:
         value = raw.get(key)
@@ -325,9 +345,9 @@ def lockfile_to_json(lock: Lockfile) -> dict[str, Any]:
         bundles.append(entry)
     out["bundles"] = bundles
     if lock.plugins:
-        out["plugins"] = [dict(p) for p in lock.plugins]
+        out["plugins"] = [entry_to_json(p) for p in lock.plugins]
     if lock.mcps:
-        out["mcps"] = [dict(m) for m in lock.mcps]
+        out["mcps"] = [entry_to_json(m) for m in lock.mcps]
     if lock.outputs:
         out["outputs"] = [
             {

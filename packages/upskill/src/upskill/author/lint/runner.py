@@ -163,8 +163,8 @@ class FileLinter(Collector):
         self._body_format(text, format_body(text), 1, "override body")
 
     def _bundle(self, text: str) -> None:
+        from upskill.author.lint.plugins import plugin_descriptor_warnings
         from upskill.format.bundles import parse_bundle
-        from upskill.plugins.lint import plugin_descriptor_warnings
 
         data = self._mapping(text, 1)
         key_lines = top_level_key_lines(text)

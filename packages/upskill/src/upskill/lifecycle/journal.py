@@ -26,7 +26,7 @@ from pathlib import Path
 
 from upskill.errors import UpskillError
 from upskill.fsio import sync_fd, write_unsynced
-from upskill.install.fsops import (
+from upskill.lifecycle.fsops import (
     FAULTS,
     DirKind,
     ScopeDirs,
@@ -37,7 +37,7 @@ from upskill.install.fsops import (
     remove_file,
     safe_relative,
 )
-from upskill.install.hashing import file_digest
+from upskill.lifecycle.hashing import file_digest
 
 Stat = tuple[int, int]  # (size, mtime_ns)
 

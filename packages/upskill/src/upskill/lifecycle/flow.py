@@ -5,16 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from upskill.install import fastpath
-from upskill.install.ancillary import read_optional
-from upskill.install.engine import Outcome, commit_outcome
-from upskill.install.extensions import HookContext, ResolvedBundle, run_install, run_remove
-from upskill.install.hashing import FileState, probe
-from upskill.install.journal import Transaction, apply_transaction
-from upskill.install.resolve import Resolution
-from upskill.install.selection import load_config_paths
-from upskill.install.session import Session
-from upskill.sources.cachedir import cache_dir
+from upskill.hooks.api import HookContext, ResolvedBundle
+from upskill.lifecycle import fastpath
+from upskill.lifecycle.ancillary import read_optional
+from upskill.lifecycle.engine import Outcome, commit_outcome
+from upskill.lifecycle.extensions import run_install, run_remove
+from upskill.lifecycle.hashing import FileState, probe
+from upskill.lifecycle.journal import Transaction, apply_transaction
+from upskill.lifecycle.resolve import Resolution
+from upskill.lifecycle.session import Session
+from upskill.state.config import load_config_paths
 from upskill.state.lockfile import Lockfile, serialise_lockfile
 
 
@@ -27,7 +27,7 @@ def hook_context(
         selection=tuple(selection),
         lock=lock,
         dry_run=dry_run,
-        env=session.world.env,
+        world=session.world,
     )
 
 
@@ -105,7 +105,7 @@ def _pristine_stats(
 
 
 def state_path(session: Session) -> Path:
-    return fastpath.state_file(cache_dir(session.world.env, session.world.home), session.scope.root)
+    return fastpath.state_file(session.world.cache_dir, session.scope.root)
 
 
 def hook_bundles(resolution: Resolution) -> list[ResolvedBundle]:

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from upskill.errors import UpskillError
-from upskill.install.hashing import tree_hash
-from upskill.install.observe import observe
+from upskill.lifecycle.hashing import tree_hash
+from upskill.lifecycle.observe import observe
 from upskill.sources.spec import SourceError, SourceKind, SourceSpec, parse_label
 from upskill.state.lockfile import ItemRecord, Lockfile
 
@@ -116,7 +116,7 @@ def _orphan(item: ItemRecord, reason: str) -> dict[str, Any]:
 
 
 def _item_dir(spec: SourceSpec, item: ItemRecord, catalogs: dict[str, Any]) -> Path | None:
-    from upskill.install.catalog import load_catalog
+    from upskill.lifecycle.catalog import load_catalog
     from upskill.sources.fetch import local_fetched
 
     if spec.label not in catalogs:

@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from upskill import __version__
-from upskill.install.desired import DesiredFile
-from upskill.install.plan import Observation
-from upskill.install.resolve import Resolved
+from upskill.lifecycle.desired import DesiredFile
+from upskill.lifecycle.plan import Observation
+from upskill.lifecycle.resolve import Resolved
 from upskill.state.lockfile import Lockfile, OutputRecord
 
 GENERATOR = f"upskill {__version__}"

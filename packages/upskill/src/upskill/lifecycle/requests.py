@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from upskill.errors import UpskillError
-from upskill.install.resolve import Request
+from upskill.lifecycle.resolve import Request
 from upskill.sources.spec import parse_label
 from upskill.state.lockfile import ItemRecord, Lockfile
 

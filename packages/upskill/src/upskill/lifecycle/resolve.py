@@ -15,8 +15,8 @@ from pathlib import Path
 
 from upskill.errors import UpskillError, UsageError
 from upskill.format.model import Bundle, Item
-from upskill.install import catalog as cat
-from upskill.install.catalog import SourceCatalog
+from upskill.lifecycle import catalog as cat
+from upskill.lifecycle.catalog import SourceCatalog
 from upskill.sources.spec import SourceSpec, parse_source
 
 _ALIAS = re.compile(r"^[a-z0-9]+(?:-+[a-z0-9]+)*$")

@@ -12,7 +12,7 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from upskill.install.desired import DesiredFile
+from upskill.lifecycle.desired import DesiredFile
 from upskill.state.lockfile import OutputRecord, Owner
 
 Observation = tuple[str, int] | None  # (sha256, size) or absent

@@ -8,33 +8,17 @@ written under either root.
 from __future__ import annotations
 
 import enum
-import os
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from upskill.errors import UsageError
 from upskill.state.lockfile import LOCKFILE_NAME
+from upskill.world import World
 
 
 class ScopeKind(enum.StrEnum):
     PROJECT = "project"
     GLOBAL = "global"
-
-
-@dataclass(frozen=True)
-class World:
-    """The side-effect seams commands read: cwd, home, environment."""
-
-    cwd: Path
-    home: Path
-    env: Mapping[str, str]
-
-    @staticmethod
-    def current() -> World:
-        env = dict(os.environ)
-        home = env.get("HOME") or env.get("USERPROFILE") or str(Path.home())
-        return World(Path.cwd(), Path(home), env)
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from upskill import fsio, jsonc
+from upskill.clientconf.places import ConfigLocation
 from upskill.errors import UpskillError
-from upskill.mcp.shapes import ConfigLocation
 
 MAX_CONFIG_BYTES = 16 * 1024 * 1024
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from upskill.install.fsops import DirKind, ScopeDirs
-from upskill.install.hashing import NOT_REGULAR, FileState, probe
-from upskill.install.plan import Observation
+from upskill.lifecycle.fsops import DirKind, ScopeDirs
+from upskill.lifecycle.hashing import NOT_REGULAR, FileState, probe
+from upskill.lifecycle.plan import Observation
 
 # Never equal to a real digest: a symlink (or a path through one) is never ours.
 FOREIGN = ("symlink", -1)

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 from upskill.clients import SELECTABLE_CLIENTS, family, render_target
 from upskill.errors import RenderError
-from upskill.install import catalog as cat
-from upskill.install.fsops import safe_relative
-from upskill.install.hashing import sha256_bytes
-from upskill.install.resolve import Resolved
+from upskill.lifecycle import catalog as cat
+from upskill.lifecycle.fsops import safe_relative
+from upskill.lifecycle.hashing import sha256_bytes
+from upskill.lifecycle.resolve import Resolved
 from upskill.state.lockfile import Owner
 
 

@@ -12,17 +12,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from upskill.clients import render_target
-from upskill.install import catalog as cat
-from upskill.install.ancillary import ancillary_updaters, read_optional
-from upskill.install.desired import Desired, clients_for, render_desired
-from upskill.install.hashing import FileState, tree_hash
-from upskill.install.journal import Remove, Stat, Transaction, Write, apply_transaction
-from upskill.install.observe import Observer
-from upskill.install.plan import Op, Plan, plan_outputs
-from upskill.install.resolve import Resolution, Resolved, ResolveError
-from upskill.install.reuse import GENERATOR, reusable_outputs
-from upskill.install.scope import Scope
-from upskill.install.selection import expand, recorded
+from upskill.lifecycle import catalog as cat
+from upskill.lifecycle.ancillary import ancillary_updaters, read_optional
+from upskill.lifecycle.desired import Desired, clients_for, render_desired
+from upskill.lifecycle.hashing import FileState, tree_hash
+from upskill.lifecycle.journal import Remove, Stat, Transaction, Write, apply_transaction
+from upskill.lifecycle.observe import Observer
+from upskill.lifecycle.plan import Op, Plan, plan_outputs
+from upskill.lifecycle.resolve import Resolution, Resolved, ResolveError
+from upskill.lifecycle.reuse import GENERATOR, reusable_outputs
+from upskill.lifecycle.scope import Scope
+from upskill.lifecycle.selection import expand, recorded
 from upskill.sources.spec import canonical_label
 from upskill.state.lockfile import (
     BundleRecord,

@@ -1,8 +1,8 @@
-"""Argument parsing and command dispatch for `upskill`.
+"""The argument parser for `upskill`.
 
-Kept apart from `upskill.cli` so that argparse is imported only when a command
-actually runs. Only the selected command's module is imported, so a command's
-heavy dependencies never load for another command.
+Only the selected command's module is imported (to declare its arguments), so
+a command's heavy dependencies never load for another command, and `--help`
+loads none of them.
 """
 
 from __future__ import annotations
@@ -10,31 +10,35 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from typing import Protocol, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
 from upskill import __version__
-from upskill.cli import COMMANDS, EXIT_OK, EXIT_USAGE
+from upskill.commands import COMMANDS
+
+if TYPE_CHECKING:
+    from upskill.cli.console import Console
 
 
 class CommandModule(Protocol):
     def configure(self, parser: argparse.ArgumentParser) -> None: ...
 
-    def run(self, args: argparse.Namespace) -> int: ...
+    def run(self, args: argparse.Namespace, console: Console) -> int: ...
 
 
 def load_command(module: str) -> CommandModule:
+    """Import a command by its dotted name: the front end never imports commands statically."""
     return cast(CommandModule, importlib.import_module(f"upskill.commands.{module}"))
 
 
-class _UsageExit(Exception):
-    """argparse wants to exit with a usage error; we own the exit code."""
+class UsageExit(Exception):
+    """argparse wants to exit with a usage error; the dispatcher owns the exit code."""
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
         sys.stderr.write(f"{self.prog}: error: {message}\n")
-        raise _UsageExit
+        raise UsageExit
 
 
 def _global_flags(parser: argparse.ArgumentParser, *, default: object = None) -> None:
@@ -64,23 +68,10 @@ def build_parser(selected: str | None) -> argparse.ArgumentParser:
     return parser
 
 
-def _selected_command(argv: list[str]) -> str | None:
+def selected_command(argv: list[str]) -> str | None:
     for token in argv:
         if token in COMMANDS:
             return token
         if not token.startswith("-"):
             return None
     return None
-
-
-def dispatch(argv: list[str]) -> int:
-    selected = _selected_command(argv)
-    parser = build_parser(selected)
-    try:
-        args = parser.parse_args(argv)
-    except _UsageExit:
-        return EXIT_USAGE
-    if args.command is None:
-        parser.print_help()
-        return EXIT_OK
-    return load_command(COMMANDS[args.command][0]).run(args)

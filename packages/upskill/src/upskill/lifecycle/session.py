@@ -6,13 +6,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from upskill.errors import UpskillError
-from upskill.install.catalog import SourceCatalog, load_catalog
-from upskill.install.fastpath import fingerprint_of
-from upskill.install.journal import recover
-from upskill.install.scope import Scope, World
+from upskill.lifecycle.catalog import SourceCatalog, load_catalog
+from upskill.lifecycle.fastpath import fingerprint_of
+from upskill.lifecycle.journal import recover
+from upskill.lifecycle.scope import Scope
 from upskill.sources.fetch import Fetched, Fetcher
 from upskill.sources.spec import SourceSpec
 from upskill.state.lockfile import Lockfile, parse_lockfile, read_lockfile
+from upskill.world import World
 
 
 @dataclass
@@ -28,7 +29,7 @@ class Session:
 
     @property
     def fetcher(self) -> Fetcher:
-        return Fetcher(self.world.env, self.world.home)
+        return Fetcher(self.world)
 
     def prefetch(self, specs: list[SourceSpec]) -> dict[SourceSpec, UpskillError]:
         """Fetch distinct sources in parallel before resolution needs them.

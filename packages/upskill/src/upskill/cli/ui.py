@@ -1,23 +1,18 @@
-"""Terminal output for the lifecycle commands: data on stdout, progress on stderr.
+"""What the lifecycle commands print: plan listings, kept edits and summary lines.
 
-Commands own the streams and pass them in; this module only formats. Progress
-lines redraw in place on a TTY and are plain lines otherwise; `-q` silences
-everything but data and errors; colour only on a TTY without NO_COLOR.
+Formatting only; the lines go out through the `Console` (`upskill.cli.console`).
 """
 
 from __future__ import annotations
 
-import argparse
-import os
-import sys
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, TextIO
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from upskill.install.plan import Action, Op, Plan
+from upskill.cli.console import Console
+from upskill.lifecycle.plan import Action, Op, Plan
 
 if TYPE_CHECKING:
-    from upskill.install.engine import Outcome
+    from upskill.lifecycle.engine import Outcome
 
 # Actions a plan listing shows (unchanged, forget and retain change nothing on disk).
 _SHOWN = frozenset(
@@ -32,62 +27,6 @@ _SHOWN = frozenset(
         Op.KEEP_ORPHAN,
     }
 )
-
-
-@dataclass
-class Console:
-    out: TextIO
-    err: TextIO
-    quiet: bool = False
-    color: bool = False
-    _live: bool = False
-
-    @classmethod
-    def create(cls, out: TextIO, err: TextIO, *, quiet: bool, no_color: bool) -> Console:
-        tty = err.isatty()
-        color = tty and not no_color and "NO_COLOR" not in os.environ
-        return cls(out, err, quiet, color)
-
-    @property
-    def tty(self) -> bool:
-        return self.err.isatty()
-
-    def progress(self, message: str) -> None:
-        if self.quiet:
-            return
-        if self.tty:
-            self.err.write(f"\r\x1b[2K{message}")
-            self._live = True
-        else:
-            self.err.write(message + "\n")
-        self.err.flush()
-
-    def done(self) -> None:
-        if self._live:
-            self.err.write("\r\x1b[2K")
-            self.err.flush()
-            self._live = False
-
-    def info(self, message: str) -> None:
-        if not self.quiet:
-            self.done()
-            self.err.write(message + "\n")
-
-    def warn(self, message: str) -> None:
-        if self.quiet:  # -q: only errors and data
-            return
-        self.done()
-        self.err.write(self._paint("warning: ", "33") + message + "\n")
-
-    def error(self, message: str) -> None:
-        self.done()
-        self.err.write(self._paint("error: ", "31") + message + "\n")
-
-    def data(self, text: str) -> None:
-        self.out.write(text)
-
-    def _paint(self, text: str, code: str) -> str:
-        return f"\x1b[{code}m{text}\x1b[0m" if self.color else text
 
 
 def plan_lines(plan: Plan) -> list[str]:
@@ -171,15 +110,3 @@ def report_update(console: Console, outcome: Outcome, messages: Iterable[str]) -
         parts.append(f"{removed} removed")
     console.info(", ".join(parts) + tail(outcome.plan))
     return 0
-
-
-def run_guarded(args: argparse.Namespace, body: Callable[[Console], int]) -> int:
-    """Run a command body with a console; a typed error becomes one line and its exit code."""
-    from upskill.errors import UpskillError
-
-    console = Console.create(sys.stdout, sys.stderr, quiet=args.quiet, no_color=args.no_color)
-    try:
-        return body(console)
-    except UpskillError as exc:
-        console.error(str(exc))
-        return exc.exit_code

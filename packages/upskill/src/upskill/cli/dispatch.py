@@ -1,0 +1,81 @@
+"""Parse the command line, run the selected command, and report its failure.
+
+This is the one error boundary, as pre-commit's `error_handler` and pipx's
+`cli()` are: commands raise `UpskillError` and never print their own
+failure. Here it becomes one stderr line, ``upskill: error: <message>``,
+and the error's exit code. Anything else is a bug in upskill. It becomes
+``upskill: internal error: <type>: <message>`` and exit 70 rather than a
+raw traceback; `UPSKILL_DEBUG=1` prints the traceback as well.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING
+
+from upskill import exitcodes
+from upskill.cli.console import Console
+from upskill.cli.parser import UsageExit, build_parser, load_command, selected_command
+from upskill.commands import COMMANDS
+
+if TYPE_CHECKING:
+    import argparse
+
+DEBUG_ENV = "UPSKILL_DEBUG"
+
+
+def dispatch(argv: list[str]) -> int:
+    """Run one command line; every outcome is an exit code, never an exception.
+
+    KeyboardInterrupt (the caller reports it) and BrokenPipeError (the reader
+    left; `entry` exits with CPython's own code) pass through.
+    """
+    boundary = _Boundary()
+    try:
+        return boundary.run(argv)
+    except BrokenPipeError:
+        raise
+    except Exception as exc:
+        # Imported here: `errors` pulls in pathlib, which `--help` does not need.
+        from upskill.errors import UpskillError
+
+        if isinstance(exc, UpskillError):
+            boundary.console.error(str(exc))
+            return exc.exit_code
+        return _internal_error(boundary.console, exc)
+
+
+class _Boundary:
+    """Holds the console once the flags that shape it (-q, --no-color) are parsed."""
+
+    def __init__(self) -> None:
+        self.console = Console.create(sys.stdout, sys.stderr, quiet=False, no_color=False)
+
+    def run(self, argv: list[str]) -> int:
+        parser = build_parser(selected_command(argv))
+        try:
+            args = parser.parse_args(argv)
+        except UsageExit:
+            return exitcodes.USAGE
+        if args.command is None:
+            parser.print_help()
+            return exitcodes.OK
+        self.console = _console_for(args)
+        return load_command(COMMANDS[args.command][0]).run(args, self.console)
+
+
+def _console_for(args: argparse.Namespace) -> Console:
+    return Console.create(sys.stdout, sys.stderr, quiet=args.quiet, no_color=args.no_color)
+
+
+def _internal_error(console: Console, exc: Exception) -> int:
+    debug = os.environ.get(DEBUG_ENV, "") not in ("", "0")
+    if debug:
+        import traceback
+
+        console.done()
+        traceback.print_exception(exc, file=console.err)
+    hint = "" if debug else f" (set {DEBUG_ENV}=1 for the traceback)"
+    console.internal(f"{type(exc).__name__}: {exc}{hint}")
+    return exitcodes.INTERNAL
