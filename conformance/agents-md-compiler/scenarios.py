@@ -364,6 +364,7 @@ def scenarios() -> list[dict[str, Any]]:
     out.extend(_rollbacks())
     out.extend(_render_and_init())
     out.extend(_options())
+    out.extend(_codex())
     return out
 
 
@@ -994,6 +995,95 @@ def _render_and_init() -> list[dict[str, Any]]:
         add(
             f"init-existing-module-{fmt}",
             [write("work/modules/core.md", "x"), run("init", "--format", fmt)],
+        )
+    return out
+
+
+FAKE_CODEX = """#!/usr/bin/python3
+import json, os, sys
+mode = os.environ.get("FAKE_CODEX_MODE", "ok")
+args = sys.argv[1:]
+if args == ["--version"]:
+    if mode == "version-fail":
+        sys.exit(3)
+    print("codex-cli 9.9.9")
+    sys.exit(0)
+if args == ["debug", "prompt-input", "--help"]:
+    sys.exit(2 if mode == "no-capability" else 0)
+if args[:2] != ["debug", "prompt-input"]:
+    sys.exit(64)
+if mode == "probe-fail":
+    sys.exit(5)
+if mode == "not-json":
+    print("plain text")
+    sys.exit(0)
+home = os.environ.get("CODEX_HOME") or os.path.join(os.environ["HOME"], ".codex")
+found = [os.path.join(home, "AGENTS.md")]
+here = os.getcwd()
+while True:
+    if os.path.isfile(os.path.join(here, "AGENTS.md")):
+        found.append(os.path.join(here, "AGENTS.md"))
+        break
+    if os.path.dirname(here) == here:
+        break
+    here = os.path.dirname(here)
+text = "\\n".join(open(p, encoding="utf-8").read() for p in found if os.path.isfile(p))
+if mode == "drop-markers":
+    text = text.replace("module-end", "module-fin")
+if mode == "twice":
+    text = text + text
+if mode == "drop-sentinels":
+    text = "\\n".join(l for l in text.split("\\n") if l.startswith(("<!--", "#")))
+print(json.dumps({"items": [{"role": "user", "content": [{"text": text}]}]}))
+"""
+
+
+def _codex() -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    fake = write("bin/codex", FAKE_CODEX, "0755")
+    current = worlds()["current"]
+    home_current = worlds()["home-target-current"]
+    for mode in ("ok", "version-fail", "no-capability", "probe-fail", "not-json",
+                 "drop-markers", "twice", "drop-sentinels"):  # fmt: skip
+        for fmt in FORMATS:
+            env = {"FAKE_CODEX_MODE": mode}
+            out.append(
+                {
+                    "id": f"codex-{mode}-{fmt}",
+                    "actions": [*current, fake, run("verify-codex", "--format", fmt, env=env)],
+                }
+            )
+    for fmt in FORMATS:
+        out.append(
+            {
+                "id": f"codex-nested-cwd-{fmt}",
+                "actions": [
+                    *current,
+                    fake,
+                    {"op": "mkdir", "path": "work/out/pkg"},
+                    run("verify-codex", "--cwd", "out/pkg", "--format", fmt),
+                ],
+            }
+        )
+        out.append(
+            {
+                "id": f"codex-global-{fmt}",
+                "actions": [
+                    *home_current,
+                    fake,
+                    run("verify-codex", "--format", fmt, env={"FAKE_CODEX_MODE": "drop-markers"}),
+                ],
+            }
+        )
+        out.append(
+            {
+                "id": f"codex-three-modules-{fmt}",
+                "actions": [
+                    *worlds()["three-modules-current"],
+                    fake,
+                    run("verify-codex", "--format", fmt),
+                ],
+            }
         )
     return out
 
