@@ -7,6 +7,7 @@ root, so digests in the output are the same for every run of the same scenario.
 from __future__ import annotations
 
 import base64
+from pathlib import Path
 from typing import Any
 
 Action = dict[str, Any]
@@ -999,43 +1000,7 @@ def _render_and_init() -> list[dict[str, Any]]:
     return out
 
 
-FAKE_CODEX = """#!/usr/bin/python3
-import json, os, sys
-mode = os.environ.get("FAKE_CODEX_MODE", "ok")
-args = sys.argv[1:]
-if args == ["--version"]:
-    if mode == "version-fail":
-        sys.exit(3)
-    print("codex-cli 9.9.9")
-    sys.exit(0)
-if args == ["debug", "prompt-input", "--help"]:
-    sys.exit(2 if mode == "no-capability" else 0)
-if args[:2] != ["debug", "prompt-input"]:
-    sys.exit(64)
-if mode == "probe-fail":
-    sys.exit(5)
-if mode == "not-json":
-    print("plain text")
-    sys.exit(0)
-home = os.environ.get("CODEX_HOME") or os.path.join(os.environ["HOME"], ".codex")
-found = [os.path.join(home, "AGENTS.md")]
-here = os.getcwd()
-while True:
-    if os.path.isfile(os.path.join(here, "AGENTS.md")):
-        found.append(os.path.join(here, "AGENTS.md"))
-        break
-    if os.path.dirname(here) == here:
-        break
-    here = os.path.dirname(here)
-text = "\\n".join(open(p, encoding="utf-8").read() for p in found if os.path.isfile(p))
-if mode == "drop-markers":
-    text = text.replace("module-end", "module-fin")
-if mode == "twice":
-    text = text + text
-if mode == "drop-sentinels":
-    text = "\\n".join(l for l in text.split("\\n") if l.startswith(("<!--", "#")))
-print(json.dumps({"items": [{"role": "user", "content": [{"text": text}]}]}))
-"""
+FAKE_CODEX = (Path(__file__).parent / "fake_codex.py").read_text()
 
 
 def _codex() -> list[dict[str, Any]]:

@@ -10,22 +10,21 @@ its documented form, so a deviation can never widen silently.
 
 from __future__ import annotations
 
-import io
 import json
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from agents_md_compiler import cli
 from agents_md_compiler.seams import Seams
 
 CONFORMANCE = Path(__file__).resolve().parents[3] / "conformance" / "agents-md-compiler"
 sys.path.insert(0, str(CONFORMANCE))
 import harness  # noqa: E402
 
+CliRunner = Callable[[list[str], Seams], tuple[int, bytes, bytes]]
 SCENARIOS = sorted((CONFORMANCE / "fixtures" / "scenarios").glob("*.json"))
 PROG = "agents-md-compiler"
 
@@ -42,22 +41,16 @@ SCAFFOLD_FILES = (
 )
 
 
-def in_process(argv: list[str], cwd: str, env: Mapping[str, str]) -> tuple[int, bytes, bytes]:
-    out_buffer, err_buffer = io.BytesIO(), io.BytesIO()
-    out = io.TextIOWrapper(out_buffer, encoding="utf-8", newline="")
-    err = io.TextIOWrapper(err_buffer, encoding="utf-8", newline="")
-    saved = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = out, err
-    try:
+def runner(cli_in_process: CliRunner) -> harness.Runner:
+    """The harness's runner signature over the in-process CLI; --help exits via SystemExit."""
+
+    def run(argv: list[str], cwd: str, env: Mapping[str, str]) -> tuple[int, bytes, bytes]:
         try:
-            code = cli.main(argv, seams=Seams(environ=dict(env), cwd=lambda: cwd))
-        except SystemExit as exc:  # --help
-            code = int(exc.code or 0)
-    finally:
-        sys.stdout, sys.stderr = saved
-        out.flush()
-        err.flush()
-    return code, out_buffer.getvalue(), err_buffer.getvalue()
+            return cli_in_process(argv, Seams(environ=dict(env), cwd=lambda: cwd))
+        except SystemExit as exc:
+            return int(exc.code or 0), b"", b""
+
+    return run
 
 
 def _wants_json(argv: list[str]) -> bool:
@@ -161,9 +154,9 @@ def test_corpus_is_large_enough() -> None:
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
-def test_replay(path: Path, tmp_path: Path) -> None:
+def test_replay(path: Path, tmp_path: Path, cli_in_process: CliRunner) -> None:
     scenario = json.loads(path.read_text())
-    observed = harness.run_scenario(scenario, tmp_path, in_process)
+    observed = harness.run_scenario(scenario, tmp_path, runner(cli_in_process))
     problems: list[str] = []
     runs = [a for a in scenario["actions"] if a["op"] == "run"]
     if scenario.get("compare") == "exit":

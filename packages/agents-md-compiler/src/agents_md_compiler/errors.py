@@ -92,14 +92,6 @@ class ConcurrentChangeError(CompilerError):
     state = BundleState.CONCURRENT_CHANGE
 
 
-class LockMissingError(CompilerError):
-    state = BundleState.LOCK_MISSING
-
-
-class LockStaleError(CompilerError):
-    state = BundleState.LOCK_STALE
-
-
 class ShadowedError(CompilerError):
     """install refuses a target that a non-empty AGENTS.override.md would replace."""
 

@@ -13,7 +13,6 @@ from agents_md_compiler.errors import (
     CompilerError,
     ConcurrentChangeError,
     MutationError,
-    TargetError,
 )
 from agents_md_compiler.evaluate import Evaluation
 from agents_md_compiler.install_plan import InstallPlan
@@ -23,7 +22,7 @@ from agents_md_compiler.models import sha256_hex
 from agents_md_compiler.paths import advisory_lock_path, deployment_dir
 from agents_md_compiler.receipts import DeploymentDirs, format_mode
 from agents_md_compiler.seams import Seams, completed_at, stamp
-from agents_md_compiler.target import observe_override, observe_target
+from agents_md_compiler.target import observe_again, observe_override, observe_target
 from agents_md_compiler.version import installed_version
 
 
@@ -101,12 +100,7 @@ def _intent(
 def _recheck(ev: Evaluation, plan: InstallPlan) -> None:
     """Under the lock: the target must be exactly what the plan observed."""
     resolved = ev.target_path.resolved
-    try:
-        now = observe_target(ev.target_path)
-    except TargetError as exc:
-        if "symbolic link" in exc.message:
-            raise ConcurrentChangeError("target became a symbolic link", lexical=resolved) from None
-        raise
+    now = observe_again(ev.target_path)
     before = plan.previous
     if before.content is None and now.content is not None:
         raise ConcurrentChangeError(

@@ -21,7 +21,6 @@ from agents_md_compiler.errors import (
     BundleState,
     ConcurrentChangeError,
     ReceiptError,
-    TargetError,
 )
 from agents_md_compiler.fileio import ReadProblem, read_regular
 from agents_md_compiler.install_plan import NEW_TARGET_MODE
@@ -41,7 +40,7 @@ from agents_md_compiler.receipts import (
     load_install_receipt,
 )
 from agents_md_compiler.seams import Seams, completed_at, stamp
-from agents_md_compiler.target import TargetObservation, observe_target
+from agents_md_compiler.target import TargetObservation, observe_again, observe_target
 from agents_md_compiler.version import installed_version
 
 
@@ -207,12 +206,7 @@ def apply_rollback(plan: RollbackPlan, root: str, seams: Seams) -> RollbackResul
 
 def _recheck(plan: RollbackPlan) -> TargetObservation:
     target = plan.target_path.resolved
-    try:
-        current = observe_target(plan.target_path)
-    except TargetError as exc:
-        if "symbolic link" in exc.message:
-            raise ConcurrentChangeError("target became a symbolic link", lexical=target) from None
-        raise
+    current = observe_again(plan.target_path)
     if current.sha256 != plan.current.sha256:
         raise ConcurrentChangeError(
             "target changed after its precondition was captured", lexical=target

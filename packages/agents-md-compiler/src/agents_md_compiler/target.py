@@ -13,7 +13,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents_md_compiler.errors import TargetError
+from agents_md_compiler.errors import ConcurrentChangeError, TargetError
 from agents_md_compiler.models import PathPair, sha256_hex
 from agents_md_compiler.paths import override_path_for
 from agents_md_compiler.rendering import declared_format, is_managed_format
@@ -60,6 +60,7 @@ class TargetObservation:
 
 
 MAX_TARGET_BYTES = 64 * 1024 * 1024
+SYMLINK_REFUSED = "target is a symbolic link and will not be followed"
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
 
 
@@ -72,7 +73,7 @@ def observe_target(path: PathPair, limit: int = MAX_TARGET_BYTES) -> TargetObser
     except (OSError, ValueError) as exc:
         raise _error(path, f"target could not be read ({_why(exc)})") from None
     if stat.S_ISLNK(info.st_mode):
-        raise _error(path, "target is a symbolic link and will not be followed")
+        raise _error(path, SYMLINK_REFUSED)
     if not stat.S_ISREG(info.st_mode):
         raise _error(path, "target exists and is not a regular file")
     if info.st_size > limit:
@@ -102,6 +103,19 @@ def observe_target(path: PathPair, limit: int = MAX_TARGET_BYTES) -> TargetObser
     return TargetObservation(
         path, b"".join(chunks), stat.S_IMODE(opened.st_mode), (opened.st_dev, opened.st_ino)
     )
+
+
+def observe_again(path: PathPair) -> TargetObservation:
+    """The re-observation under the advisory lock: a symlink that appeared since the
+    precondition was captured is a concurrent change, not a bad target."""
+    try:
+        return observe_target(path)
+    except TargetError as exc:
+        if exc.message == SYMLINK_REFUSED:
+            raise ConcurrentChangeError(
+                "target became a symbolic link", lexical=path.resolved
+            ) from None
+        raise
 
 
 def require_parent(path: PathPair) -> None:
