@@ -748,30 +748,11 @@ def _rollbacks() -> list[dict[str, Any]]:
     replaced = [*bundle(), LOCK, write("work/out/AGENTS.md", V1_TARGET_HEAD, "0644"), INSTALL]
     receipt = "{receipt:install:-1}"
     for fmt in FORMATS:
-        add(
-            f"rollback-created-dry-{fmt}",
-            [*created, run("rollback", "--receipt", receipt, "--format", fmt)],
-        )
-        add(
-            f"rollback-created-apply-{fmt}",
-            [
-                *created,
-                run("rollback", "--receipt", receipt, "--apply", "--format", fmt),
-                run("status", "--format", fmt),
-            ],
-        )
-        add(
-            f"rollback-replaced-dry-{fmt}",
-            [*replaced, run("rollback", "--receipt", receipt, "--format", fmt)],
-        )
-        add(
-            f"rollback-replaced-apply-{fmt}",
-            [
-                *replaced,
-                run("rollback", "--receipt", receipt, "--apply", "--format", fmt),
-                run("check", "--format", fmt),
-            ],
-        )
+        for kind, base, after in (("created", created, "status"), ("replaced", replaced, "check")):
+            rollback = ["rollback", "--receipt", receipt]
+            add(f"rollback-{kind}-dry-{fmt}", [*base, run(*rollback, "--format", fmt)])
+            applied = run(*rollback, "--apply", "--format", fmt)
+            add(f"rollback-{kind}-apply-{fmt}", [*base, applied, run(after, "--format", fmt)])
         add(
             f"rollback-twice-{fmt}",
             [
