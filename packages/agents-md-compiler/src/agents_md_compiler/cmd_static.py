@@ -21,6 +21,7 @@ from agents_md_compiler.models import CompiledBundle, Manifest, PathPair
 from agents_md_compiler.outcome import Outcome, bundle_fields
 from agents_md_compiler.paths import advisory_lock_path, deployment_dir
 from agents_md_compiler.receipts import DeploymentDirs
+from agents_md_compiler.state import lock_bytes_status
 from agents_md_compiler.target import require_parent
 
 
@@ -34,7 +35,7 @@ def cmd_lock(inv: Invocation) -> Outcome:
     bundle = compile_for(manifest, None)
     check_lock_destination(bundle, lock_path)
     before = read_lock_bytes(lock_path)
-    status = evaluate_lock_bytes(bundle, lock_path)
+    status = lock_bytes_status(before, bundle)
     fields: dict[str, object] = {
         "lock_path": lock_path.resolved,
         "lock_sha256": bundle.lock_sha256,
@@ -155,7 +156,7 @@ def cmd_status(inv: Invocation) -> Outcome:
         "lock_present": ev.lock.present,
         "lock_matches": ev.lock.present and ev.lock.state is None,
         "target_kind": None if ev.target is None else str(ev.target.kind),
-        "interrupted_journal": journal.pending(dirs),
+        "interrupted_journal": journal.pending(dirs) or journal.pending_rollback(dirs),
     }
     outcome = Outcome.report(ev.state, **fields)
     if fields["interrupted_journal"] is not None:

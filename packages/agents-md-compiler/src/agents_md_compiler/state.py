@@ -16,7 +16,6 @@ class LockStatus:
 
     present: bool
     state: BundleState | None
-    reason: str | None
     parsed: Lock | None
 
 
@@ -24,20 +23,20 @@ def lock_status(on_disk: bytes | None, path: PathPair, bundle: CompiledBundle) -
     """The structural comparison check, status and install use: a lock that does not
     parse is INVALID_LOCK (raised)."""
     if on_disk is None:
-        return LockStatus(False, BundleState.LOCK_MISSING, "lock does not exist", None)
+        return LockStatus(False, BundleState.LOCK_MISSING, None)
     parsed = parse_lock(on_disk, path)
-    reason = staleness(on_disk, parsed, bundle.lock, bundle.lock_bytes)
-    return LockStatus(True, None if reason is None else BundleState.LOCK_STALE, reason, parsed)
+    stale = staleness(on_disk, parsed, bundle.lock, bundle.lock_bytes) is not None
+    return LockStatus(True, BundleState.LOCK_STALE if stale else None, parsed)
 
 
 def lock_bytes_status(on_disk: bytes | None, bundle: CompiledBundle) -> LockStatus:
     """The byte comparison lock, validate and render --locked use: any lock that is not
     the canonical fresh bytes, parseable or not, is LOCK_STALE (as the reference does)."""
     if on_disk is None:
-        return LockStatus(False, BundleState.LOCK_MISSING, "lock does not exist", None)
+        return LockStatus(False, BundleState.LOCK_MISSING, None)
     if on_disk != bundle.lock_bytes:
-        return LockStatus(True, BundleState.LOCK_STALE, "lock bytes differ from a fresh lock", None)
-    return LockStatus(True, None, None, bundle.lock)
+        return LockStatus(True, BundleState.LOCK_STALE, None)
+    return LockStatus(True, None, bundle.lock)
 
 
 def target_state(target: TargetObservation, rendered_sha256: str) -> BundleState:

@@ -138,6 +138,8 @@ def test_rollback_killed_after_restore_is_resumed(ws) -> None:  # type: ignore[n
     assert not list(ws.state.rglob("receipts/*-rollback-*.json"))
     journal = next(ws.state.rglob("rollback-journal.json"))
     assert b"old" not in journal.read_bytes()  # identity only, never content
+    status = ws.run(*ws.m("status"), "--format", "json").json
+    assert status["interrupted_journal"] == str(journal)
     dry = ws.run(*ws.m("rollback", "--receipt", receipt), "--format", "json")
     assert (dry.code, dry.json["state"]) == (2, "DRIFTED")
     resumed = ws.run(*ws.m("rollback", "--receipt", receipt, "--apply"), "--format", "json")
