@@ -17,7 +17,6 @@ import shlex
 import shutil
 import subprocess
 import sys
-import textwrap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +46,27 @@ class Result:
         doc = json.loads(self.stdout)
         assert list(doc) == sorted(doc)
         return doc
+
+
+def run_in_process(argv: list[str], seams: Seams) -> tuple[int, bytes, bytes]:
+    """`cli.main(argv)` in this process with stdout and stderr captured as bytes."""
+    out_buffer, err_buffer = io.BytesIO(), io.BytesIO()
+    out = io.TextIOWrapper(out_buffer, encoding="utf-8", newline="")
+    err = io.TextIOWrapper(err_buffer, encoding="utf-8", newline="")
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    try:
+        code = cli.main(argv, seams=seams)
+    finally:
+        sys.stdout, sys.stderr = saved
+        out.flush()
+        err.flush()
+    return code, out_buffer.getvalue(), err_buffer.getvalue()
+
+
+@pytest.fixture
+def cli_in_process() -> Callable[[list[str], Seams], tuple[int, bytes, bytes]]:
+    return run_in_process
 
 
 class Workspace:
@@ -89,18 +109,8 @@ class Workspace:
 
     def run(self, *argv: str, cwd: Path | None = None) -> Result:
         """In-process `cli.main(argv)` with captured byte-level streams."""
-        out_buffer, err_buffer = io.BytesIO(), io.BytesIO()
-        out = io.TextIOWrapper(out_buffer, encoding="utf-8", newline="")
-        err = io.TextIOWrapper(err_buffer, encoding="utf-8", newline="")
-        saved = sys.stdout, sys.stderr
-        sys.stdout, sys.stderr = out, err
-        try:
-            code = cli.main(list(argv), seams=self.seams(cwd))
-        finally:
-            sys.stdout, sys.stderr = saved
-            out.flush()
-            err.flush()
-        return Result(code, out_buffer.getvalue(), err_buffer.getvalue().decode("utf-8"))
+        code, out, err = run_in_process(list(argv), self.seams(cwd))
+        return Result(code, out, err.decode("utf-8"))
 
     def sub(self, *argv: str, cwd: Path | None = None, console: bool = False) -> Result:
         """The real program as a subprocess (module form, or the console script)."""
@@ -149,54 +159,10 @@ class Workspace:
         return path
 
 
-FAKE_CODEX = textwrap.dedent(
-    """\
-    import json, os, sys, time
-    mode = os.environ.get("FAKE_CODEX_MODE", "ok")
-    args = sys.argv[1:]
-    if args == ["--version"]:
-        if mode == "version-fail":
-            sys.exit(3)
-        print("codex-cli 9.9.9")
-        sys.exit(0)
-    if args == ["debug", "prompt-input", "--help"]:
-        sys.exit(2 if mode == "no-capability" else 0)
-    if args[:2] == ["debug", "prompt-input"]:
-        if mode == "timeout":
-            time.sleep(30)
-        if mode == "probe-fail":
-            sys.exit(5)
-        if mode == "not-json":
-            print("plain text")
-            sys.exit(0)
-        home = os.environ.get("CODEX_HOME") or os.path.join(os.environ["HOME"], ".codex")
-        candidates = [os.path.join(home, "AGENTS.md")]
-        here = os.getcwd()
-        while True:
-            if os.path.isfile(os.path.join(here, "AGENTS.md")):
-                candidates.append(os.path.join(here, "AGENTS.md"))
-                break
-            if os.path.dirname(here) == here:
-                break
-            here = os.path.dirname(here)
-        chunks = []
-        for candidate in candidates:
-            if os.path.isfile(candidate):
-                with open(candidate, encoding="utf-8") as handle:
-                    chunks.append(handle.read())
-        text = "\\n".join(chunks)
-        if mode == "drop-markers":
-            text = text.replace("module-end", "module-fin")
-        if mode == "drop-sentinels":
-            kept = [l for l in text.split("\\n") if l.startswith(("<!--", "#"))]
-            text = "\\n".join(kept)
-        with open(os.environ.get("FAKE_CODEX_LOG", os.devnull), "a", encoding="utf-8") as log:
-            log.write(json.dumps({"argv": args, "cwd": os.getcwd()}) + "\\n")
-        print(json.dumps({"items": [{"role": "user", "content": [{"text": text}]}]}))
-        sys.exit(0)
-    sys.exit(64)
-    """
-)
+# One fake codex for these tests and the differential scenarios.
+FAKE_CODEX = (
+    Path(__file__).resolve().parents[3] / "conformance" / "agents-md-compiler" / "fake_codex.py"
+).read_text()
 
 
 @pytest.fixture

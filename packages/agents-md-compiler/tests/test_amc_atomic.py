@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from agents_md_compiler.atomic import atomic_create, atomic_write, ensure_private_dir
-from agents_md_compiler.errors import LockUnavailableError
+from agents_md_compiler.errors import MutationError
 from agents_md_compiler.locking import LockTiming, advisory_lock
+from agents_md_compiler.processes import process_start
 
 
 def test_atomic_write_replaces_with_mode_and_leaves_no_temp(tmp_path: Path) -> None:
@@ -53,11 +54,15 @@ def test_ensure_private_dir_creates_every_level_0700(tmp_path: Path) -> None:
 def test_advisory_lock_contents_and_release(tmp_path: Path) -> None:
     lock = tmp_path / "locks" / "x.lock"
     with advisory_lock(str(lock)):
-        assert json.loads(lock.read_text()) == {"acquired_at": "held", "pid": os.getpid()}
+        assert json.loads(lock.read_text()) == {
+            "acquired_at": "held",
+            "pid": os.getpid(),
+            "started": process_start(os.getpid()),
+        }
         assert stat.S_IMODE(lock.stat().st_mode) == 0o600
         quick = LockTiming(poll_seconds=0.01, timeout_seconds=0.03)
         with (
-            pytest.raises(LockUnavailableError, match=f"pid {os.getpid()}"),
+            pytest.raises(MutationError, match=f"pid {os.getpid()}"),
             advisory_lock(str(lock), quick),
         ):
             pass
@@ -88,6 +93,6 @@ def test_unreadable_holder_is_reported_as_unknown(tmp_path: Path) -> None:
     lock = tmp_path / "x.lock"
     lock.write_text("garbage")
     quick = LockTiming(poll_seconds=0.01, timeout_seconds=0.02)
-    with pytest.raises(LockUnavailableError, match="pid unknown"), advisory_lock(str(lock), quick):
+    with pytest.raises(MutationError, match="holder unknown"), advisory_lock(str(lock), quick):
         pass
     assert lock.read_text() == "garbage"

@@ -32,14 +32,27 @@ def test_dry_run_writes_nothing(ws) -> None:  # type: ignore[no-untyped-def]
     assert doc["previous_state"] == "MISSING" and doc["target_mode"] == "0600"
     assert not ws.target.exists()
     assert ws.files() == []
-    assert "dry run: would install 982 bytes" in result.stderr
+    assert result.stderr == ""  # JSON mode: the plan is in the envelope
+    assert str(ws.target) in doc["plan"]["writes"] and str(ws.manifest) in doc["plan"]["reads"]
+    text = ws.run(*ws.m("install"))
+    assert (text.code, text.stdout) == (2, b"MISSING\n")
+    lines = text.stderr.splitlines()
+    assert lines[0] == "agents-md-compiler: dry run; nothing written. Re-run with --apply."
+    # Every path an --apply would read and write is shown (the manifest is trusted input).
+    shown = [line.rsplit(" ", 1)[-1] for line in lines[1:]]
+    for path in (ws.manifest, ws.lock, ws.root / "modules" / "core.md", ws.target):
+        assert str(path) in shown
+    assert any("/receipts/" in line for line in lines) and any(".lock" in p for p in shown)
+    assert ws.files() == []
+    quiet = ws.run(*ws.m("install"), "--quiet")
+    assert quiet.stderr == ""
 
 
 def test_apply_creates_target_receipt_and_last_installed(ws, assert_schema) -> None:  # type: ignore[no-untyped-def]
     doc = ws.installed()
     assert doc["state"] == "CURRENT" and doc["applied"] is True and doc["ok"] is True
     assert ws.target.read_bytes() == RENDERED and mode_of(ws.target) == 0o600
-    assert doc["target_sha256"] == RENDERED_SHA and doc["backup_path"] is None
+    assert doc["target_sha256"] is None and doc["backup_path"] is None  # digest before the write
     receipt = Path(doc["receipt_path"])
     assert receipt.parent.name == "receipts"
     deployment = receipt.parent.parent
@@ -70,7 +83,7 @@ def test_apply_creates_target_receipt_and_last_installed(ws, assert_schema) -> N
     assert body["target_path"] == {"lexical": "out/AGENTS.md", "resolved": str(ws.target)}
     assert receipt.name.endswith(f"-install-{body['operation_id']}.json")
     last = json.loads((deployment / "last-installed.json").read_bytes())
-    assert last["receipt"] == str(receipt) and last["installed_sha256"] == RENDERED_SHA
+    assert last["receipt"] == receipt.name and last["installed_sha256"] == RENDERED_SHA
     assert (
         last["installed_size_bytes"] == 982 and mode_of(deployment / "last-installed.json") == 0o600
     )
@@ -114,16 +127,16 @@ def test_unmanaged_target_needs_both_flags(ws) -> None:  # type: ignore[no-untyp
     ws.locked()
     original = b"# Hand written\n\nKeep me.\n"
     ws.target.write_bytes(original)
-    for argv in (["install"], ["install", "--apply"]):
+    for argv in (["install"], ["install", "--apply"], ["install", "--replace-unmanaged"]):
         result = ws.run(*ws.m(*argv), "--format", "json")
         assert (result.code, result.json["state"]) == (3, "UNMANAGED_TARGET")
-        assert result.json["previous_state"] == "UNMANAGED"
+        assert result.json["error"]["kind"] == "UnmanagedTargetError"
     assert ws.target.read_bytes() == original and ws.files() == []
     digest = sha256_hex(original)
     wrong = ws.run(
         *ws.m("install", "--apply", "--replace-unmanaged", "--expect-target-sha256", "0" * 64)
     )
-    assert wrong.code == 3 and "CONCURRENT_CHANGE" in wrong.stderr
+    assert wrong.code == 3 and "UNMANAGED_TARGET" in wrong.stderr
     adopt = [*ws.m("install", "--replace-unmanaged", "--expect-target-sha256", digest)]
     dry = ws.run(*adopt, "--format", "json")
     assert (dry.code, dry.json["state"], dry.json["applied"]) == (2, "DRIFTED", False)
@@ -323,9 +336,7 @@ def test_rollback_receipt_validation(ws) -> None:  # type: ignore[no-untyped-def
     receipt = Path(doc["receipt_path"])
     outside = ws.root / "copy.json"
     outside.write_bytes(receipt.read_bytes())
-    cases: list[tuple[Path, str]] = [
-        (outside, "not under this bundle and target's deployment root")
-    ]
+    cases: list[tuple[Path, str]] = [(outside, "not under the expected state root")]
     link = receipt.parent / "link.json"
     link.symlink_to(receipt)
     cases.append((link, "receipt is a symbolic link"))
@@ -356,9 +367,9 @@ def test_rollback_receipt_validation(ws) -> None:  # type: ignore[no-untyped-def
     escaped = receipt.parent / "escape.json"
     escaped.write_bytes(receipt.read_bytes())
     rewrite_receipt(escaped, backup={**backup, "path": str(ws.root / "evil.bak")})
-    cases.append((escaped, "backup is outside"))
+    cases.append((escaped, "backup path escapes the expected state root"))
     Path(backup["path"]).write_bytes(b"tampered\n")
-    cases.append((receipt, "backup does not match its recorded digest"))
+    cases.append((receipt, "backup content does not match its recorded digest"))
     for path, problem in cases:
         result = ws.run(*ws.m("rollback", "--receipt", str(path), "--apply"), "--format", "json")
         assert result.code == 1, path
@@ -411,20 +422,22 @@ def test_rollback_with_missing_backup_is_refused(ws) -> None:  # type: ignore[no
     _, doc = install_over_drift(ws)
     Path(doc["backup_path"]).unlink()
     result = ws.run(*ws.m("rollback", "--receipt", doc["receipt_path"], "--apply"))
-    assert result.code == 1 and "receipt backup does not exist" in result.stderr
+    assert result.code == 1 and "receipt backup file does not exist" in result.stderr
     assert ws.target.read_bytes() == RENDERED
 
 
-def test_symlinked_target_is_read_by_check_but_refused_by_install(ws) -> None:  # type: ignore[no-untyped-def]
+def test_symlinked_target_is_refused_by_every_command(ws) -> None:  # type: ignore[no-untyped-def]
     ws.locked()
     real = ws.root / "real-AGENTS.md"
     real.write_bytes(RENDERED)
     ws.target.symlink_to(real)
-    assert ws.run(*ws.m("check")).stdout == b"CURRENT\n"
-    status = ws.run(*ws.m("status"), "--format", "json").json
-    assert status["target_kind"] == "symlink" and status["state"] == "CURRENT"
+    for command in ("check", "status", "install", "verify-codex"):
+        result = ws.run(*ws.m(command), "--format", "json")
+        assert (result.code, result.json["state"]) == (1, None), command
+        assert result.json["error"]["kind"] == "TargetError"
+        assert "symbolic link" in result.json["error"]["message"]
     assert ws.run(*ws.m("install", "--apply")).code == 1
-    assert ws.target.is_symlink()
+    assert ws.target.is_symlink() and real.read_bytes() == RENDERED
 
 
 def test_os_error_is_reported_as_io_error(ws, monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -438,8 +451,8 @@ def test_os_error_is_reported_as_io_error(ws, monkeypatch) -> None:  # type: ign
     result = ws.run(*ws.m("render"), "--output", str(out), "--format", "json")
     assert result.code == 1 and result.json["state"] is None
     assert result.json["error"] == {
-        "kind": "CompilerIOError",
-        "message": "Permission denied",
+        "kind": "MutationError",
+        "message": "operation failed (Permission denied)",
         "paths": {"lexical": str(out)},
     }
 
@@ -512,6 +525,10 @@ def test_interrupted_install_leaves_a_journal_that_is_reported(ws) -> None:  # t
     assert result.code == 0
     kept = Path(result.json["interrupted_journal"])
     assert kept.parent.name == "preserved" and kept.name.endswith("-interrupted.journal.json")
-    assert "an earlier install was interrupted" in result.stderr
+    assert result.stderr == ""  # JSON mode: the envelope says it
+    ws.target.write_bytes(RENDERED + b"x\n")
+    journals[0].write_bytes(kept.read_bytes())
+    text = ws.run(*ws.m("install", "--apply"))
+    assert "an earlier install was interrupted" in text.stderr
     assert not journals[0].exists()
     assert ws.run(*ws.m("status"), "--format", "json").json["interrupted_journal"] is None

@@ -337,10 +337,12 @@ def test_state_exit_table_is_exhaustive() -> None:
 
 def test_oversized_target_is_refused(tmp_path: Path) -> None:
     from agents_md_compiler.errors import TargetError
+    from agents_md_compiler.models import PathPair
     from agents_md_compiler.target import TargetKind, observe_target
 
     path = tmp_path / "AGENTS.md"
     path.write_bytes(b"x" * 20)
-    assert observe_target(str(path), limit=20).kind is TargetKind.FILE
+    pair = PathPair(str(path), str(path))
+    assert observe_target(pair, limit=20).kind is TargetKind.UNMANAGED
     with pytest.raises(TargetError, match="larger than 19 bytes"):
-        observe_target(str(path), limit=19)
+        observe_target(pair, limit=19)

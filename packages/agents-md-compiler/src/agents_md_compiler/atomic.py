@@ -4,10 +4,19 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
+import time
 from pathlib import Path
 
+from agents_md_compiler.errors import MutationError
+from agents_md_compiler.processes import is_alive
+
 TEMP_PREFIX = ".agents-md-compiler-"
+TEMP_SUFFIX = ".tmp"
+# A leftover temp file without our pid in its name (the reference's) is removed
+# only when it is this old: nobody takes an hour to write one file.
+ORPHAN_TEMP_SECONDS = 3600.0
 DIR_MODE = 0o700
 FILE_MODE = 0o600
 
@@ -28,7 +37,15 @@ def atomic_create(path: str, data: bytes, mode: int = FILE_MODE) -> None:
 
 def _publish(path: str, data: bytes, mode: int, *, exclusive: bool) -> None:
     directory = str(Path(path).parent)
-    fd, temp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=".tmp", dir=directory)
+    try:
+        fd, temp = tempfile.mkstemp(
+            prefix=f"{TEMP_PREFIX}{os.getpid()}-", suffix=TEMP_SUFFIX, dir=directory
+        )
+    except OSError as exc:
+        raise MutationError(
+            f"writing the temporary file failed ({exc.strerror or type(exc).__name__})",
+            lexical=path,
+        ) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -69,3 +86,39 @@ def ensure_private_dir(path: str) -> None:
         with contextlib.suppress(FileExistsError):
             Path(directory).mkdir(DIR_MODE)
         Path(directory).chmod(DIR_MODE)
+
+
+def remove_orphan_temps(directory: str, now: float | None = None) -> list[str]:
+    """Delete `.agents-md-compiler-*.tmp` files a killed writer left in directory.
+
+    Called under the advisory lock of a path in that directory. A temp file named
+    with a pid is removed once that process is gone; any other only when stale.
+    """
+    moment = time.time() if now is None else now
+    removed: list[str] = []
+    try:
+        names = [
+            p.name
+            for p in Path(directory).iterdir()
+            if p.name.startswith(TEMP_PREFIX) and p.name.endswith(TEMP_SUFFIX)
+        ]
+    except OSError:
+        return removed
+    for name in sorted(names):
+        path = str(Path(directory, name))
+        pid_text = name[len(TEMP_PREFIX) :].partition("-")[0]
+        try:
+            info = os.lstat(path)
+        except OSError:
+            continue
+        if not stat.S_ISREG(info.st_mode):
+            continue
+        if pid_text.isdigit():
+            orphaned = not is_alive(int(pid_text), None)
+        else:
+            orphaned = moment - info.st_mtime > ORPHAN_TEMP_SECONDS
+        if orphaned:
+            with contextlib.suppress(OSError):
+                Path(path).unlink()
+                removed.append(path)
+    return removed

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import IO, NoReturn
 
-from agents_md_compiler.errors import CompilerError, CompilerIOError, UsageError
+from agents_md_compiler.errors import EXIT_ERROR, CompilerError, MutationError
 from agents_md_compiler.invocation import Invocation
 from agents_md_compiler.outcome import Outcome
 from agents_md_compiler.seams import Seams
@@ -21,11 +22,19 @@ ENVELOPE_SCHEMA_VERSION = 1
 Handler = Callable[[Invocation], Outcome]
 
 
+class ParseError(Exception):
+    """argparse refused the command line; usage is the parser's usage text."""
+
+    def __init__(self, usage: str, message: str) -> None:
+        super().__init__(message)
+        self.usage, self.message = usage, message
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse errors are usage errors (exit 1), reported like every other error."""
+    """argparse errors exit 1 (the contract reserves 2 for a read-only difference)."""
 
     def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
+        raise ParseError(self.format_usage(), f"{self.prog}: error: {message}")
 
 
 def _add_common(parser: argparse.ArgumentParser, *, top: bool) -> None:
@@ -82,12 +91,12 @@ def build_parser() -> argparse.ArgumentParser:
     install.add_argument("--replace-unmanaged", action="store_true")
     install.add_argument("--expect-target-sha256", metavar="HEX64")
     rollback = sub("rollback", "restore one install receipt (only with --apply)")
-    _paths(rollback, "manifest", "target")
+    _paths(rollback, "manifest", "lock", "target")
     rollback.add_argument("--receipt", metavar="PATH", required=True)
     rollback.add_argument("--apply", action="store_true")
     codex = sub("verify-codex", "check that Codex sees every module in its startup input")
     _paths(codex, "manifest", "lock", "target", "cwd")
-    codex.add_argument("--timeout", metavar="SECONDS", default="60")
+    codex.add_argument("--timeout", metavar="SECONDS", type=float, default=60.0)
     sub("version", "print the installed version")
     return parser
 
@@ -128,7 +137,7 @@ def resolve_quiet(args: argparse.Namespace) -> bool:
 
 
 def _prescan(argv: Sequence[str]) -> tuple[str, str | None]:
-    """Best-effort format and command for reporting a usage error before parsing finished."""
+    """Best-effort format and command for reporting a parse error."""
     fmt, command = FORMAT_TEXT, None
     known = set(_COMMANDS)
     for index, word in enumerate(argv):
@@ -166,10 +175,12 @@ class Printer:
     def __init__(self, fmt: str, quiet: bool, command: str | None) -> None:
         self.fmt, self.quiet, self.command = fmt, quiet, command
 
-    def _prefix(self) -> str:
-        return f"{PROG}: {self.command}" if self.command else PROG
+    def _line(self, text: str, *, command: bool = True) -> None:
+        prefix = f"{PROG}: {self.command}: " if command and self.command else f"{PROG}: "
+        sys.stderr.write(prefix + text + "\n")
 
     def error(self, exc: CompilerError) -> int:
+        """Every error: one JSON envelope in JSON mode, and its message on stderr always."""
         if self.fmt == FORMAT_JSON:
             error: dict[str, object] = {"kind": type(exc).__name__, "message": exc.message}
             paths = exc.paths()
@@ -178,26 +189,38 @@ class Printer:
             state = None if exc.state is None else str(exc.state)
             emit_json(self.envelope(False, state) | {"error": error}, sys.stdout)
         label = "error" if exc.state is None else str(exc.state)
-        sys.stderr.write(f"{self._prefix()}: {label}: {exc.describe()}\n")
+        self._line(f"{label}: {exc.describe()}")
         return exc.exit_code
 
+    def parse_error(self, exc: ParseError) -> int:
+        """argparse's own usage and message on stderr; JSON mode still gets its one
+        envelope (the contract's "exactly one JSON object"; the reference prints none)."""
+        if self.fmt == FORMAT_JSON:
+            error = {"kind": "UsageError", "message": exc.message}
+            emit_json(self.envelope(False, None) | {"error": error}, sys.stdout)
+        sys.stderr.write(exc.usage + exc.message + "\n")
+        return EXIT_ERROR
+
     def outcome(self, outcome: Outcome) -> int:
-        ok = outcome.exit_code == 0
         state = None if outcome.state is None else str(outcome.state)
         if self.fmt == FORMAT_JSON:
-            emit_json(self.envelope(ok, state) | outcome.fields, sys.stdout)
+            emit_json(self.envelope(outcome.succeeded, state) | outcome.fields, sys.stdout)
         elif outcome.stdout is not None:
             sys.stdout.flush()
             sys.stdout.buffer.write(outcome.stdout)
             sys.stdout.buffer.flush()
-        elif state is not None and outcome.state_line:
+        elif outcome.text is not None:
+            sys.stdout.write(outcome.text)
+        elif state is not None:
             sys.stdout.write(state + "\n")
-        if not self.quiet:
-            for line in outcome.progress:
-                sys.stderr.write(f"{self._prefix()}: {line}\n")
-        if not ok:
-            detail = f": {outcome.detail}" if outcome.detail else ""
-            sys.stderr.write(f"{self._prefix()}: {state}{detail}\n")
+        if self.fmt == FORMAT_TEXT:
+            for line in outcome.text_diagnostics:
+                self._line(line)
+        for line in outcome.diagnostics:
+            self._line(line)
+        if not self.quiet and self.fmt == FORMAT_TEXT:
+            for line in outcome.notes:
+                self._line(line, command=False)
         return outcome.exit_code
 
     def envelope(self, ok: bool, state: str | None) -> dict[str, object]:
@@ -212,11 +235,11 @@ class Printer:
 def main(argv: Sequence[str] | None = None, *, seams: Seams | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     fmt, command = _prescan(args_list)
-    printer = Printer(fmt, False, command)
+    parser = build_parser()
     try:
-        args = build_parser().parse_args(args_list)
-    except UsageError as exc:
-        return printer.error(exc)
+        args = parser.parse_args(args_list)
+    except ParseError as exc:
+        return Printer(fmt, False, command).parse_error(exc)
     printer = Printer(resolve_format(args), resolve_quiet(args), args.command)
     if args.show_version or args.command == "version":
         printer.command = "version"
@@ -227,13 +250,15 @@ def main(argv: Sequence[str] | None = None, *, seams: Seams | None = None) -> in
             sys.stdout.write(version + "\n")
         return 0
     if args.command is None:
-        return printer.error(UsageError("a command is required; see --help"))
+        message = f"{PROG}: no command given. Run '{PROG} --help'."
+        return printer.parse_error(ParseError(parser.format_usage(), message))
     invocation = Invocation(args, seams or Seams())
     try:
         outcome = _handlers()[args.command](invocation)
     except CompilerError as exc:
         return printer.error(exc)
-    except OSError as exc:
-        where = None if exc.filename is None else str(exc.filename)
-        return printer.error(CompilerIOError(exc.strerror or type(exc).__name__, lexical=where))
+    except OSError as exc:  # last resort: an operating-system failure no step anticipated
+        where = None if exc.filename is None else os.fsdecode(exc.filename)
+        reason = exc.strerror or type(exc).__name__
+        return printer.error(MutationError(f"operation failed ({reason})", lexical=where))
     return printer.outcome(outcome)

@@ -2,81 +2,79 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from agents_md_compiler.compile import load_and_compile
-from agents_md_compiler.errors import EXIT_OK, UsageError
-from agents_md_compiler.evaluate import evaluate
-from agents_md_compiler.install_plan import InstallOptions, plan_install
+from agents_md_compiler.cmd_static import evaluation, report_fields
+from agents_md_compiler.errors import STATE_EXIT_CODES, BundleState, UsageError
+from agents_md_compiler.install_plan import InstallOptions, plan_install, touched_paths
 from agents_md_compiler.installation import apply_install
 from agents_md_compiler.invocation import Invocation
 from agents_md_compiler.manifest import load_manifest
 from agents_md_compiler.models import SHA256_RE
-from agents_md_compiler.outcome import Outcome, bundle_fields
-from agents_md_compiler.receipts import format_mode
-from agents_md_compiler.rollback import apply_rollback, plan_rollback
+from agents_md_compiler.outcome import Outcome
+from agents_md_compiler.paths import advisory_lock_path, deployment_dir
+from agents_md_compiler.receipts import DeploymentDirs, format_mode
+from agents_md_compiler.rollback import apply_rollback, plan_rollback, rollback_paths
 
 
 def install_options(inv: Invocation) -> InstallOptions:
     expect = inv.option("expect_target_sha256")
     replace = bool(inv.args.replace_unmanaged)
     if expect is not None and not SHA256_RE.match(expect):
-        raise UsageError("--expect-target-sha256 must be 64 lowercase hex digits")
+        raise UsageError(
+            "--expect-target-sha256 must be a lowercase 64-character hexadecimal digest"
+        )
     if expect is not None and not replace:
-        raise UsageError("--expect-target-sha256 is only valid with --replace-unmanaged")
-    if replace and expect is None:
-        raise UsageError("--replace-unmanaged requires --expect-target-sha256")
+        raise UsageError("--expect-target-sha256 is only meaningful with --replace-unmanaged")
     return InstallOptions(bool(inv.args.apply), replace, expect)
 
 
 def cmd_install(inv: Invocation) -> Outcome:
     options = install_options(inv)
-    manifest_path = inv.manifest_path()
-    bundle = load_and_compile(manifest_path, inv.seams.environ)
-    lock_path = inv.lock_path(manifest_path)
-    ev = evaluate(bundle, lock_path, inv.target_path(bundle.manifest))
-    parent_is_dir = Path(str(Path(ev.target_path.resolved).parent)).is_dir()
-    plan = plan_install(ev, options, parent_is_dir)
-    fields = bundle_fields(bundle, lock_path, ev.target_path, ev.target.sha256)
-    fields.update(
-        {
-            "applied": False,
-            "previous_state": plan.previous_state,
-            "previous_sha256": ev.target.sha256,
-            "backup_path": None,
-            "backup_sha256": None,
-            "receipt_path": None,
-            "target_mode": format_mode(plan.target_mode),
-            "interrupted_journal": None,
-        }
+    ev = evaluation(inv)
+    if ev.state in (BundleState.LOCK_MISSING, BundleState.LOCK_STALE):
+        return Outcome.report(ev.state, **report_fields(ev))
+    plan = plan_install(ev, options)
+    root = inv.state_root()
+    dirs = DeploymentDirs(
+        deployment_dir(root, ev.bundle.manifest.bundle_id, ev.target_path.resolved)
     )
-    if not plan.proceed or not options.apply:
-        outcome = Outcome.for_state(plan.state, **fields)
-        if plan.proceed:
-            outcome.progress.append(
-                f"dry run: would install {len(bundle.rendered)} bytes to "
-                f"{ev.target_path.resolved} (previous: {plan.previous_state}); pass --apply"
-            )
-        outcome.detail = ev.lock.reason if ev.lock.state is not None else None
+    fields = report_fields(ev) | {
+        "applied": False,
+        "previous_state": plan.previous_state,
+        "previous_sha256": plan.previous.sha256,
+        "backup_path": None,
+        "backup_sha256": None,
+        "receipt_path": None,
+        "target_mode": format_mode(plan.target_mode),
+    }
+    if not options.apply:
+        reads, writes = touched_paths(
+            ev, plan, dirs, advisory_lock_path(root, ev.target_path.resolved)
+        )
+        fields["plan"] = {"reads": reads, "writes": writes}
+        outcome = Outcome(plan.state, STATE_EXIT_CODES[plan.state], fields)
+        outcome.notes.append("dry run; nothing written. Re-run with --apply.")
+        outcome.notes += [f"dry run: would read {path}" for path in reads]
+        outcome.notes += [f"dry run: would write {path}" for path in writes]
         return outcome
-    result = apply_install(ev, plan, inv.state_root(), inv.seams)
+    result = apply_install(ev, plan, root, inv.seams)
     fields.update(
         {
             "applied": True,
             "backup_path": result.backup_path,
             "backup_sha256": result.backup_sha256,
             "receipt_path": result.receipt_path,
-            "target_sha256": bundle.rendered_sha256,
             "interrupted_journal": result.interrupted_journal,
         }
     )
-    outcome = Outcome.for_state(result.state, **fields)
+    outcome = Outcome(result.state, 0, fields, ok=True)
+    outcome.notes += [
+        f"removed a temporary file a killed run left: {p}" for p in result.removed_temps
+    ]
     if result.interrupted_journal is not None:
-        outcome.progress.append(
-            f"warning: an earlier install was interrupted; its journal is kept at "
+        outcome.notes.append(
+            "warning: an earlier install was interrupted; its journal is kept at "
             f"{result.interrupted_journal}"
         )
-    outcome.progress.append(f"installed {ev.target_path.resolved}; receipt {result.receipt_path}")
     return outcome
 
 
@@ -90,29 +88,30 @@ def cmd_rollback(inv: Invocation) -> Outcome:
     plan = plan_rollback(receipt_path, manifest.bundle_id, target_path, root)
     fields: dict[str, object] = {
         "applied": False,
-        "bundle_id": manifest.bundle_id,
         "receipt_path": receipt_path.resolved,
         "target_path": target_path.resolved,
-        "target_sha256": plan.current.sha256,
         "restored_sha256": None,
         "preserved_path": None,
         "receipt_written": None,
     }
     if not inv.args.apply:
-        outcome = Outcome.for_state(plan.state, **fields)
-        action = "remove the created target" if plan.backup is None else "restore the backup"
-        outcome.progress.append(f"dry run: would {action} at {target_path.resolved}; pass --apply")
+        outcome = Outcome(plan.state, STATE_EXIT_CODES[plan.state], fields, ok=False)
+        outcome.notes.append("dry run; nothing restored. Re-run with --apply.")
+        reads, writes = rollback_paths(plan, advisory_lock_path(root, target_path.resolved))
+        fields["plan"] = {"reads": reads, "writes": writes}
+        outcome.notes += [f"dry run: would read {path}" for path in reads]
+        outcome.notes += [f"dry run: would write {path}" for path in writes]
         return outcome
     result = apply_rollback(plan, root, inv.seams)
     fields.update(
         {
             "applied": True,
-            "target_sha256": result.restored_sha256,
             "restored_sha256": result.restored_sha256,
             "preserved_path": result.preserved_path,
             "receipt_written": result.receipt_written,
         }
     )
-    outcome = Outcome(result.state, EXIT_OK, fields)
-    outcome.progress.append(f"rolled back {target_path.resolved}; receipt {result.receipt_written}")
+    outcome = Outcome(result.state, 0, fields, ok=True)
+    if result.resumed:
+        outcome.notes.append("completed an interrupted rollback of this receipt")
     return outcome

@@ -73,7 +73,7 @@ def _sentinel(content: str, rendered: str) -> str | None:
 
 
 def verification_context(target: str, seams: Seams) -> str:
-    home = codex_home(seams.environ)
+    home = codex_home(seams.environ, seams.cwd())
     global_paths = {str(Path(home, TARGET_NAME)), str(Path(home, OVERRIDE_NAME))}
     return "global" if target in global_paths else "project"
 
@@ -96,8 +96,6 @@ def verify_codex(
     probe_dir = parent if cwd is None else cwd.resolved
     if not is_within(probe_dir, parent):
         raise UsageError(f"--cwd {probe_dir} is not within the target directory {parent}")
-    if not Path(probe_dir).is_dir():
-        return CodexReport(context, probe_dir, failure="PROBE_DIRECTORY_MISSING: not a directory")
     return _verify(bundle, context, probe_dir, timeout, seams, limits)
 
 
@@ -113,25 +111,33 @@ def _verify(
     report = CodexReport(
         context,
         probe_dir,
-        markers_expected=len(expected.markers),
+        markers_expected=len(expected.markers) + 1,  # the header marker, then begin/end per module
         sentinels_expected=len(expected.sentinels),
     )
     codex = seams.which("codex", seams.environ)
     if codex is None:
-        return _fail(report, "EXECUTABLE_MISSING: codex was not found on PATH")
+        return _fail(report, "EXECUTABLE_MISSING: codex was not found on PATH", ["codex"])
     report = _with(report, codex_path=codex)
-    version = _run(seams, [codex, "--version"], None, CAPABILITY_TIMEOUT)
+    version_argv = [codex, "--version"]
+    version = _run(seams, version_argv, None, CAPABILITY_TIMEOUT)
     if version is None or version[0] != 0:
-        return _fail(report, "VERSION_FAILED: codex --version did not succeed")
+        return _fail(report, "VERSION_FAILED: codex --version did not succeed", version_argv)
     report = _with(report, codex_version=version[1].decode("utf-8", "replace").strip())
-    capability = _run(seams, [codex, "debug", "prompt-input", "--help"], None, CAPABILITY_TIMEOUT)
+    help_argv = [codex, "debug", "prompt-input", "--help"]
+    capability = _run(seams, help_argv, None, CAPABILITY_TIMEOUT)
     if capability is None or capability[0] != 0:
-        return _fail(report, "CAPABILITY_MISSING: codex debug prompt-input is not available")
+        return _fail(
+            report, "CAPABILITY_MISSING: codex debug prompt-input is not available", help_argv
+        )
     probe = [codex, "debug", "prompt-input", PROBE_PROMPT]
     report = _with(report, capability_present=True, probe_command=probe)
     if any(s in item for s in expected.all() for item in (*probe, probe_dir, PROBE_PROMPT)):
         return _fail(
             report, "PROBE_CONTAMINATED: the probe argv or directory contains an expected string"
+        )
+    if not Path(probe_dir).is_dir():
+        return _fail(
+            report, "PROBE_DIRECTORY_MISSING: the Codex startup directory is not a directory"
         )
     return _inspect(report, expected, _run(seams, probe, probe_dir, timeout), limits)
 
@@ -158,12 +164,12 @@ def _inspect(
     def count(needle: str) -> int:
         return sum(s.count(needle) for s in strings)
 
-    markers = sum(1 for m in expected.markers if count(m) == 1)
+    markers = sum(1 for m in expected.markers if count(m) == 1) + (count(expected.header) >= 1)
     sentinels = sum(1 for s in expected.sentinels if count(s) >= 1)
     report = _with(report, markers_found=markers, sentinels_found=sentinels)
     if count(expected.header) < 1:
         return _fail(report, "MARKERS_MISSING: the generated header marker is absent")
-    if markers != len(expected.markers):
+    if markers != len(expected.markers) + 1:
         return _fail(report, "MARKERS_MISSING: a module marker is absent or repeated")
     if sentinels != len(expected.sentinels):
         return _fail(report, "SENTINELS_MISSING: a module content sentinel is absent")
@@ -198,5 +204,16 @@ def _with(report: CodexReport, **changes: Any) -> CodexReport:
     return replace(report, **changes)
 
 
-def _fail(report: CodexReport, failure: str) -> CodexReport:
-    return _with(report, failure=failure)
+def _fail(report: CodexReport, failure: str, command: list[str] | None = None) -> CodexReport:
+    """A failed verification reports no partial findings, only what was expected and
+    the argument vector of the step that failed."""
+    return _with(
+        report,
+        failure=failure,
+        codex_path=None,
+        codex_version=None,
+        capability_present=False,
+        markers_found=0,
+        sentinels_found=0,
+        probe_command=report.probe_command if command is None else command,
+    )

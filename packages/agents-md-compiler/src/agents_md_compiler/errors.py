@@ -92,12 +92,28 @@ class ConcurrentChangeError(CompilerError):
     state = BundleState.CONCURRENT_CHANGE
 
 
+class ShadowedError(CompilerError):
+    """install refuses a target that a non-empty AGENTS.override.md would replace."""
+
+    state = BundleState.SHADOWED
+
+
+class UnmanagedTargetError(CompilerError):
+    """install refuses an unmanaged target, or a target whose digest is not the expected one."""
+
+    state = BundleState.UNMANAGED_TARGET
+
+
+class CodexVerificationError(CompilerError):
+    state = BundleState.RUNTIME_UNVERIFIED
+
+
 class UsageError(CompilerError):
     """Invalid invocation: exit 1 with state null."""
 
 
 class TargetError(CompilerError):
-    """The target cannot be inspected or written (bad parent, not a regular file)."""
+    """The target cannot be used safely: a symlink, not a regular file, bad parent, unreadable."""
 
 
 class ReceiptError(CompilerError):
@@ -105,16 +121,9 @@ class ReceiptError(CompilerError):
 
 
 class MutationError(CompilerError):
-    """A write failed; recovery has run and its outcome is in the message."""
+    """A write failed (recovery has run; its outcome is in the message), or the
+    advisory lock could not be acquired (LOCK_UNAVAILABLE)."""
 
 
 class OutputExistsError(CompilerError):
-    """render --output refuses every existing path."""
-
-
-class LockUnavailableError(CompilerError):
-    """Another process holds the advisory lock past the wait deadline."""
-
-
-class CompilerIOError(CompilerError):
-    """An operating-system error reading or writing a path."""
+    """render --output and init refuse every existing path."""

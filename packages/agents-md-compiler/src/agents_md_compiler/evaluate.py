@@ -1,17 +1,23 @@
-"""Gather one observation of each input and classify it (the read-only core)."""
+"""Gather one observation of each input and classify it (the read-only core).
+
+Order, as the contract's precedence and the reference have it: the manifest
+(refusing a source that is the target), the sources, the lock, shadowing, and
+only then the target. A target that cannot be used (a symlink, a directory) is
+therefore not even looked at while the lock is missing or stale.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agents_md_compiler.errors import BundleState, TargetError, UsageError
+from agents_md_compiler.compile import compile_bundle
+from agents_md_compiler.errors import BundleState
 from agents_md_compiler.lockfile import read_lock_bytes
 from agents_md_compiler.manifest import check_target_alias
-from agents_md_compiler.models import CompiledBundle, PathPair
-from agents_md_compiler.state import LockStatus, classify, lock_status
+from agents_md_compiler.models import CompiledBundle, Manifest, PathPair
+from agents_md_compiler.state import LockStatus, lock_bytes_status, lock_status, target_state
 from agents_md_compiler.target import (
     OverrideObservation,
-    TargetKind,
     TargetObservation,
     observe_override,
     observe_target,
@@ -24,43 +30,37 @@ class Evaluation:
     lock_path: PathPair
     lock: LockStatus
     target_path: PathPair
-    target: TargetObservation
+    target: TargetObservation | None
     override: OverrideObservation
     state: BundleState
 
-
-def evaluate_lock(bundle: CompiledBundle, lock_path: PathPair) -> LockStatus:
-    return lock_status(read_lock_bytes(lock_path), lock_path, bundle)
-
-
-def check_distinct_outputs(bundle: CompiledBundle, lock_path: PathPair, target: PathPair) -> None:
-    """The target must never be a source (INVALID_MANIFEST), the manifest or the lock."""
-    check_target_alias(bundle.manifest, target.resolved)
-    where = {"lexical": target.lexical, "resolved": target.resolved}
-    if target.resolved in (bundle.manifest.path.resolved, lock_path.resolved):
-        raise UsageError("the selected target is the manifest or the lock file", **where)
+    @property
+    def target_sha256(self) -> str | None:
+        return None if self.target is None else self.target.sha256
 
 
-def check_lock_destination(bundle: CompiledBundle, lock_path: PathPair) -> None:
-    sources = {spec.resolved_source for spec in bundle.manifest.modules}
-    if lock_path.resolved in sources | {bundle.manifest.path.resolved}:
-        raise UsageError(
-            "the lock path is the manifest or a source",
-            lexical=lock_path.lexical,
-            resolved=lock_path.resolved,
-        )
+def compile_for(manifest: Manifest, target: PathPair | None) -> CompiledBundle:
+    """A source may never be the target: the explicit one, else the manifest default."""
+    resolved = manifest.default_target_resolved if target is None else target.resolved
+    check_target_alias(manifest, resolved)
+    return compile_bundle(manifest)
 
 
-def evaluate(bundle: CompiledBundle, lock_path: PathPair, target_path: PathPair) -> Evaluation:
-    check_distinct_outputs(bundle, lock_path, target_path)
-    lock = evaluate_lock(bundle, lock_path)
-    target = observe_target(target_path.resolved)
-    if target.kind is TargetKind.OTHER:
-        raise TargetError(
-            "target is not a regular file",
-            lexical=target_path.lexical,
-            resolved=target_path.resolved,
-        )
+def evaluate_lock_bytes(bundle: CompiledBundle, lock_path: PathPair) -> LockStatus:
+    return lock_bytes_status(read_lock_bytes(lock_path), bundle)
+
+
+def evaluate(manifest: Manifest, lock_path: PathPair, target_path: PathPair) -> Evaluation:
+    bundle = compile_for(manifest, target_path)
     override = observe_override(target_path.resolved)
-    state = classify(lock, override, target, bundle.rendered_sha256)
-    return Evaluation(bundle, lock_path, lock, target_path, target, override, state)
+    lock = lock_status(read_lock_bytes(lock_path), lock_path, bundle)
+
+    def result(state: BundleState, target: TargetObservation | None = None) -> Evaluation:
+        return Evaluation(bundle, lock_path, lock, target_path, target, override, state)
+
+    if lock.state is not None:
+        return result(lock.state)
+    if override.present:
+        return result(BundleState.SHADOWED)
+    target = observe_target(target_path)
+    return result(target_state(target, bundle.rendered_sha256), target)

@@ -10,6 +10,9 @@ import os
 import stat
 from dataclasses import dataclass
 
+# Non-blocking and no-follow: a FIFO swapped in after lstat cannot hang the read.
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+
 
 class ReadProblem(Exception):
     """A reason the file could not be read; callers wrap it in their typed error."""
@@ -29,6 +32,8 @@ def read_regular(path: str, limit: int, *, allow_empty: bool = True) -> FileRead
         raise ReadProblem("does not exist") from None
     except OSError as exc:
         raise ReadProblem(f"cannot stat: {exc.strerror}") from None
+    except ValueError:  # an embedded NUL: no such path can exist
+        raise ReadProblem("path contains a NUL byte") from None
     if stat.S_ISLNK(before.st_mode):
         raise ReadProblem("is a symbolic link")
     if not stat.S_ISREG(before.st_mode):
@@ -38,13 +43,17 @@ def read_regular(path: str, limit: int, *, allow_empty: bool = True) -> FileRead
     if before.st_size > limit:
         raise ReadProblem(f"is larger than {limit} bytes")
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        fd = os.open(path, _OPEN_FLAGS)
     except OSError as exc:
         raise ReadProblem(f"cannot open: {exc.strerror}") from None
     try:
         after = os.fstat(fd)
+        if not stat.S_ISREG(after.st_mode):
+            raise ReadProblem("is not a regular file")
         with os.fdopen(fd, "rb", closefd=False) as handle:
             data = handle.read(min(limit, after.st_size) + 1)
+    except OSError as exc:
+        raise ReadProblem(f"cannot be read: {exc.strerror}") from None
     finally:
         os.close(fd)
     if (after.st_dev, after.st_ino, after.st_size) != (

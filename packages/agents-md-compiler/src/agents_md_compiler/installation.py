@@ -7,8 +7,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agents_md_compiler import journal
-from agents_md_compiler.atomic import atomic_write, ensure_private_dir
-from agents_md_compiler.errors import BundleState, ConcurrentChangeError, MutationError
+from agents_md_compiler.atomic import atomic_write, ensure_private_dir, remove_orphan_temps
+from agents_md_compiler.errors import (
+    BundleState,
+    CompilerError,
+    ConcurrentChangeError,
+    MutationError,
+)
 from agents_md_compiler.evaluate import Evaluation
 from agents_md_compiler.install_plan import InstallPlan
 from agents_md_compiler.lockfile import canonical_json
@@ -17,7 +22,7 @@ from agents_md_compiler.models import sha256_hex
 from agents_md_compiler.paths import advisory_lock_path, deployment_dir
 from agents_md_compiler.receipts import DeploymentDirs, format_mode
 from agents_md_compiler.seams import Seams, completed_at, stamp
-from agents_md_compiler.target import observe_override, observe_target
+from agents_md_compiler.target import observe_again, observe_override, observe_target
 from agents_md_compiler.version import installed_version
 
 
@@ -28,6 +33,7 @@ class InstallResult:
     backup_sha256: str | None
     receipt_path: str
     interrupted_journal: str | None
+    removed_temps: list[str]
 
 
 def apply_install(ev: Evaluation, plan: InstallPlan, root: str, seams: Seams) -> InstallResult:
@@ -37,17 +43,22 @@ def apply_install(ev: Evaluation, plan: InstallPlan, root: str, seams: Seams) ->
         ensure_private_dir(directory)
     seams.hooks.before_recheck(target_path)
     with advisory_lock(advisory_lock_path(root, target_path), seams.lock_timing):
-        now = seams.clock()
         opid = seams.operation_id()
         _recheck(ev, plan)
+        now = seams.clock()
+        cleaned = remove_orphan_temps(str(Path(target_path).parent))
         interrupted = journal.set_aside(dirs, stamp(now))
         backup_path = _write_backup(dirs, plan, stamp(now))
         journal.begin(dirs, _intent(ev, plan, opid, backup_path, completed_at(now)))
-        atomic_write(target_path, ev.bundle.rendered, plan.target_mode)
+        try:
+            atomic_write(target_path, ev.bundle.rendered, plan.target_mode)
+        except MutationError:
+            journal.finish(dirs)  # nothing was replaced: no interrupted install to report
+            raise
         receipt_path = str(Path(dirs.receipts, f"{stamp(now)}-install-{opid}.json"))
         try:
             seams.hooks.after_replace(target_path)
-            after = observe_target(target_path)
+            after = observe_target(ev.target_path)
             if after.sha256 != ev.bundle.rendered_sha256:
                 raise MutationError("postcondition failed: target digest differs after write")
             receipt = install_receipt(ev, plan, opid, backup_path, completed_at(now))
@@ -56,7 +67,7 @@ def apply_install(ev: Evaluation, plan: InstallPlan, root: str, seams: Seams) ->
                 "completed_at": completed_at(now),
                 "installed_sha256": ev.bundle.rendered_sha256,
                 "installed_size_bytes": len(ev.bundle.rendered),
-                "receipt": receipt_path,
+                "receipt": Path(receipt_path).name,
             }
             atomic_write(dirs.last_installed, canonical_json(last))
             journal.finish(dirs)
@@ -64,11 +75,12 @@ def apply_install(ev: Evaluation, plan: InstallPlan, root: str, seams: Seams) ->
             outcome = _recover(ev, plan, dirs, backup_path, receipt_path, stamp(now), opid)
             raise MutationError(
                 f"install failed after replacing the target ({_describe(exc)}); {outcome}",
-                lexical=ev.target_path.lexical,
-                resolved=target_path,
+                lexical=target_path,
             ) from exc
     backup_sha = None if backup_path is None else plan.previous.sha256
-    return InstallResult(BundleState.CURRENT, backup_path, backup_sha, receipt_path, interrupted)
+    return InstallResult(
+        BundleState.CURRENT, backup_path, backup_sha, receipt_path, interrupted, cleaned
+    )
 
 
 def _intent(
@@ -86,12 +98,28 @@ def _intent(
 
 
 def _recheck(ev: Evaluation, plan: InstallPlan) -> None:
-    where = {"lexical": ev.target_path.lexical, "resolved": ev.target_path.resolved}
-    now = observe_target(ev.target_path.resolved)
-    if now.fingerprint() != plan.previous.fingerprint():
-        raise ConcurrentChangeError("target changed after the precondition was captured", **where)
-    if observe_override(ev.target_path.resolved).present:
-        raise ConcurrentChangeError("an AGENTS.override.md appeared during install", **where)
+    """Under the lock: the target must be exactly what the plan observed."""
+    resolved = ev.target_path.resolved
+    now = observe_again(ev.target_path)
+    before = plan.previous
+    if before.content is None and now.content is not None:
+        raise ConcurrentChangeError(
+            "target appeared after it was observed to be missing", lexical=resolved
+        )
+    if before.content is not None and now.content is None:
+        raise ConcurrentChangeError(
+            "target disappeared after it was observed to exist", lexical=resolved
+        )
+    if now.fingerprint() != before.fingerprint():
+        raise ConcurrentChangeError(
+            "target changed after its precondition was captured "
+            f"(expected {before.sha256}, observed {now.sha256})",
+            lexical=resolved,
+        )
+    if observe_override(resolved).present:
+        raise ConcurrentChangeError(
+            "an AGENTS.override.md appeared during install", lexical=resolved
+        )
 
 
 def _write_backup(dirs: DeploymentDirs, plan: InstallPlan, when: str) -> str | None:
@@ -102,7 +130,7 @@ def _write_backup(dirs: DeploymentDirs, plan: InstallPlan, when: str) -> str | N
     if os.path.lexists(path):
         if Path(path).read_bytes() == content:
             return path
-        raise ConcurrentChangeError("a different backup with the same name exists", lexical=path)
+        raise ConcurrentChangeError("an existing backup has different content", lexical=path)
     atomic_write(path, content)
     return path
 
@@ -155,7 +183,7 @@ def _recover(
     """Put the previous bytes back (verified) and keep the failed output for inspection."""
     target_path = ev.target_path.resolved
     try:
-        current = observe_target(target_path)
+        current = observe_target(ev.target_path)
         if current.content is not None:
             name = f"{when}-failed-install-{opid}.{current.sha256}.generated"
             Path(target_path).replace(Path(dirs.preserved, name))
@@ -166,9 +194,10 @@ def _recover(
             if sha256_hex(saved) != plan.previous.sha256:
                 return "recovery FAILED: the backup no longer matches its digest"
             atomic_write(target_path, saved, plan.target_mode)
-        restored = observe_target(target_path)
-    except OSError as exc:
-        return f"recovery FAILED: {exc.strerror}; backup kept at {backup_path}"
+        restored = observe_target(ev.target_path)
+    except (OSError, CompilerError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else exc.message
+        return f"recovery FAILED: {why}; backup kept at {backup_path}"
     if restored.sha256 != plan.previous.sha256:
         return "recovery FAILED: the target does not match its previous digest"
     journal.finish(dirs)

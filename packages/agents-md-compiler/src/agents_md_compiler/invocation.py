@@ -36,8 +36,8 @@ class Invocation:
         explicit = self.resolve_option("lock")
         if explicit is not None:
             return explicit
-        suffix = ".lock.json"
-        return PathPair(manifest.lexical + suffix, manifest.resolved + suffix)
+        derived = manifest.resolved + ".lock.json"
+        return PathPair(derived, derived)  # lexical: the derived path, as the reference records
 
     def target_path(self, manifest: Manifest) -> PathPair:
         explicit = self.resolve_option("target")
@@ -56,10 +56,7 @@ def discover_manifest(cwd: str) -> PathPair:
     has_current, has_legacy = os.path.lexists(current), os.path.lexists(legacy)
     if has_current and has_legacy:
         raise UsageError(
-            f"both {DEFAULT_MANIFEST} and {LEGACY_MANIFEST} exist; pass --manifest explicitly",
-            lexical=DEFAULT_MANIFEST,
-            resolved=current,
+            f"both {DEFAULT_MANIFEST} and {LEGACY_MANIFEST} exist; pass --manifest explicitly"
         )
-    if has_legacy:
-        return PathPair(LEGACY_MANIFEST, legacy)
-    return PathPair(DEFAULT_MANIFEST, current)
+    chosen = legacy if has_legacy else current
+    return PathPair(chosen, chosen)  # a discovered manifest's lexical form is its path

@@ -29,6 +29,11 @@ def pending(dirs: DeploymentDirs) -> str | None:
     return dirs.journal if Path(dirs.journal).is_file() else None
 
 
+def pending_rollback(dirs: DeploymentDirs) -> str | None:
+    """A rollback killed before its receipt (the next rollback --apply completes it)."""
+    return dirs.rollback_journal if Path(dirs.rollback_journal).is_file() else None
+
+
 def set_aside(dirs: DeploymentDirs, when: str) -> str | None:
     """Keep a leftover journal as evidence before a new install starts its own."""
     if pending(dirs) is None:

@@ -67,6 +67,8 @@ def parse_lock(data: bytes, path: PathPair) -> Lock:
         doc = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
         raise _error(path, f"lock is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise _error(path, "lock is not valid JSON: nested too deeply") from None
     if not isinstance(doc, dict):
         raise _error(path, "lock must be a JSON object")
     unknown = sorted(set(doc) - TOP_KEYS)

@@ -18,6 +18,7 @@ from agents_md_compiler.models import (
     sha256_hex,
 )
 from agents_md_compiler.paths import resolve
+from agents_md_compiler.toml_shape import shape_problem
 
 TOP_KEYS = frozenset({"schema_version", "bundle_id", "default_target", "modules"})
 MODULE_KEYS = frozenset({"id", "source"})
@@ -41,10 +42,15 @@ def parse_manifest(
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise _error(path, f"manifest is not UTF-8 (byte offset {exc.start})") from None
+    problem = shape_problem(text)
+    if problem is not None:
+        raise _error(path, f"manifest is not a valid manifest: {problem}")
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise _error(path, f"manifest is not valid TOML: {exc}") from None
+    except RecursionError:  # defence in depth: shape_problem bounds nesting first
+        raise _error(path, "manifest nests too deeply") from None
     unknown = sorted(set(doc) - TOP_KEYS)
     if unknown:
         raise _error(path, f"unknown top-level key(s): {', '.join(unknown)}")

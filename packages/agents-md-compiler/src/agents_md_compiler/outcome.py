@@ -1,4 +1,10 @@
-"""What a command hands back to the CLI layer, which alone prints."""
+"""What a command hands back to the CLI layer, which alone prints.
+
+Streams follow the reference: stdout carries the state token (text) or the one
+JSON object; `notes` are progress (dropped by --quiet and in JSON mode);
+`text_diagnostics` are the nonzero-state lines text mode adds on stderr;
+`diagnostics` reach stderr in both formats.
+"""
 
 from __future__ import annotations
 
@@ -13,23 +19,31 @@ class Outcome:
     state: BundleState | None
     exit_code: int
     fields: dict[str, object] = field(default_factory=dict)
+    ok: bool | None = None
+    text: str | None = None
     stdout: bytes | None = None
-    progress: list[str] = field(default_factory=list)
-    detail: str | None = None
-    state_line: bool = True
+    notes: list[str] = field(default_factory=list)
+    text_diagnostics: list[str] = field(default_factory=list)
+    diagnostics: list[str] = field(default_factory=list)
+
+    @property
+    def succeeded(self) -> bool:
+        return self.exit_code == 0 if self.ok is None else self.ok
 
     @classmethod
-    def for_state(cls, state: BundleState, **fields: object) -> Outcome:
-        return cls(state, STATE_EXIT_CODES[state], dict(fields))
+    def report(cls, state: BundleState, **fields: object) -> Outcome:
+        """A state report: the token on stdout, and on stderr too when it is not exit 0."""
+        code = STATE_EXIT_CODES[state]
+        outcome = cls(state, code, dict(fields))
+        if code != 0:
+            outcome.text_diagnostics.append(str(state))
+        return outcome
 
 
 def bundle_fields(
-    bundle: CompiledBundle,
-    lock_path: PathPair,
-    target_path: PathPair | None,
-    target_sha256: str | None,
+    bundle: CompiledBundle, lock_path: PathPair, target_path: PathPair | None
 ) -> dict[str, object]:
-    """The fields validate, render, check, status (and install, verify-codex) share."""
+    """The identity fields validate, render, check, status, install and verify-codex share."""
     return {
         "bundle_id": bundle.manifest.bundle_id,
         "manifest_path": bundle.manifest.path.resolved,
@@ -40,5 +54,4 @@ def bundle_fields(
         "output_bytes": len(bundle.rendered),
         "modules": bundle.module_identities(),
         "target_path": None if target_path is None else target_path.resolved,
-        "target_sha256": target_sha256,
     }

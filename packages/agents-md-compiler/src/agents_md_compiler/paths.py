@@ -71,9 +71,9 @@ def override_path_for(resolved_target: str) -> str | None:
     return str(Path(str(Path(resolved_target).parent), OVERRIDE_NAME))
 
 
-def codex_home(environ: Mapping[str, str]) -> str:
-    value = environ.get("CODEX_HOME", "")
-    return os.path.normpath(value) if value else resolve("~/.codex", "/", environ)
+def codex_home(environ: Mapping[str, str], cwd: str) -> str:
+    """$CODEX_HOME (a leading ~ expanded, relative to cwd), else ~/.codex; never realpath'd."""
+    return resolve(environ.get("CODEX_HOME", "") or "~/.codex", cwd, environ)
 
 
 def is_within(path: str, directory: str) -> bool:

@@ -39,6 +39,7 @@ INSTALL_KEYS = COMMON_KEYS | {"installed"}
 ROLLBACK_KEYS = COMMON_KEYS | {"restored", "source_receipt", "preserved_path"}
 LAST_INSTALLED = "last-installed.json"
 JOURNAL = "journal.json"
+ROLLBACK_JOURNAL = "rollback-journal.json"
 
 
 def format_mode(mode: int) -> str:
@@ -69,6 +70,10 @@ class DeploymentDirs:
     def journal(self) -> str:
         return str(Path(self.root, JOURNAL))
 
+    @property
+    def rollback_journal(self) -> str:
+        return str(Path(self.root, ROLLBACK_JOURNAL))
+
     def receipt_files(self) -> list[str]:
         return _listing(self.receipts, ".json")
 
@@ -78,7 +83,9 @@ class DeploymentDirs:
 
 def _listing(directory: str, suffix: str) -> list[str]:
     try:
-        names = sorted(p.name for p in Path(directory).iterdir() if p.name.endswith(suffix))
+        names = sorted(
+            p.name for p in Path(directory).iterdir() if p.name.endswith(suffix) and p.is_file()
+        )
     except OSError:
         return []
     return [str(Path(directory, n)) for n in names]
@@ -107,7 +114,7 @@ def load_install_receipt(path: PathPair, max_bytes: int) -> InstallReceipt:
         raise _error(path, f"receipt {exc}") from None
     try:
         doc = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         raise _error(path, "receipt is not valid JSON") from None
     if not isinstance(doc, dict):
         raise _error(path, "receipt must be a JSON object")

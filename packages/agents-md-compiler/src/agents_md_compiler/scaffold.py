@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -11,7 +10,13 @@ from agents_md_compiler.errors import OutputExistsError, UsageError
 from agents_md_compiler.invocation import Invocation
 from agents_md_compiler.models import IDENTIFIER_RE
 from agents_md_compiler.outcome import Outcome
-from agents_md_compiler.paths import DEFAULT_MANIFEST, TARGET_NAME, expand_user, resolve
+from agents_md_compiler.paths import (
+    DEFAULT_MANIFEST,
+    TARGET_NAME,
+    codex_home,
+    expand_user,
+    resolve,
+)
 
 DEFAULT_BUNDLE_ID = "example-bundle"
 FILE_MODE = 0o644
@@ -27,14 +32,13 @@ Follow these rules on every task in this repository.
 - Run the project's tests before declaring a change complete.
 """
 
-REVIEW_MODULE = b"""# Review Checklist
+PYTHON_MODULE = b"""# Python Rules
 
-Before handing work back, check each item.
+Apply these rules when a change touches Python code.
 
-1. Every changed behaviour has a test that fails without the change.
-2. Error messages name the file or input that caused them.
-3. No secrets, tokens, or credentials appear in code, logs, or fixtures.
-4. Documentation changes accompany user-visible behaviour changes.
+- Annotate every public function, including its return type.
+- Leave layout to the project's formatter instead of aligning code by hand.
+- Check input where it enters the program, then trust it inside.
 """
 
 
@@ -86,8 +90,8 @@ def manifest_text(bundle_id: str, target: str) -> bytes:
         'source = "modules/core.md"\n'
         "\n"
         "[[modules]]\n"
-        'id = "review"\n'
-        'source = "modules/review.md"\n'
+        'id = "python"\n'
+        'source = "modules/python.md"\n'
     ).encode()
 
 
@@ -96,13 +100,16 @@ def scaffold_target(inv: Invocation, directory: str) -> str:
     value = inv.option("target")
     environ = inv.seams.environ
     if value is None:
-        codex_home = environ.get("CODEX_HOME", "")
-        if codex_home:
-            return os.path.normpath(Path(codex_home).absolute() / TARGET_NAME)
+        if environ.get("CODEX_HOME", ""):
+            return str(Path(codex_home(environ, inv.seams.cwd()), TARGET_NAME))
         return "~/.codex/AGENTS.md"
-    if value.startswith("~") or Path(expand_user(value, environ)).is_absolute():
+    if not value.strip():
+        raise UsageError("--target must not be empty or whitespace only")
+    if value.startswith("~"):
         return value
     resolved = resolve(value, inv.seams.cwd(), environ)
+    if Path(expand_user(value, environ)).is_absolute():
+        return resolved
     try:
         return os.path.relpath(resolved, directory)
     except ValueError:
@@ -118,20 +125,19 @@ def cmd_init(inv: Invocation) -> Outcome:
     files = (
         ScaffoldFile(DEFAULT_MANIFEST, manifest_text(bundle_id, target)),
         ScaffoldFile(str(Path("modules", "core.md")), CORE_MODULE),
-        ScaffoldFile(str(Path("modules", "review.md")), REVIEW_MODULE),
+        ScaffoldFile(str(Path("modules", "python.md")), PYTHON_MODULE),
     )
     for item in files:
         path = str(Path(directory, item.relative))
         if os.path.lexists(path):
             raise OutputExistsError(
-                "init refuses to overwrite an existing path", lexical=item.relative, resolved=path
+                f"refusing to write {path}: path exists; init never replaces a file", lexical=path
             )
+    modules = Path(directory, "modules")
+    if not modules.is_dir():
+        modules.mkdir(mode=DIR_MODE, parents=True)
+        modules.chmod(DIR_MODE)
     created: list[str] = []
-    for sub in (directory, str(Path(directory, "modules"))):
-        if not Path(sub).is_dir():
-            Path(sub).mkdir(mode=DIR_MODE, parents=True)
-            Path(sub).chmod(DIR_MODE)
-            created.append(sub)
     for item in files:
         path = str(Path(directory, item.relative))
         _create_exclusive(path, item.content)
@@ -148,8 +154,8 @@ def cmd_init(inv: Invocation) -> Outcome:
             "next_command": next_command,
         },
     )
-    outcome.progress.extend(f"created {path}" for path in created)
-    outcome.stdout = (shlex.join(next_command) + "\n").encode()
+    outcome.text = "".join(path + "\n" for path in created)
+    outcome.notes.append(f"scaffolded {len(created)} files; run {' '.join(next_command)}")
     return outcome
 
 

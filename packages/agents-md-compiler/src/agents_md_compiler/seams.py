@@ -22,8 +22,9 @@ class MutationHooks:
     """Test seams for the windows the safety rules are about.
 
     before_recheck runs after a precondition was captured and before it is
-    re-checked under the advisory lock; after_replace runs right after the target
-    was replaced and before the postcondition, so tests can inject faults there.
+    re-checked under the advisory lock; after_replace runs right after install or
+    rollback replaced the target and before its receipt is written, so tests can
+    inject faults (or a simulated kill) there.
     """
 
     before_recheck: Callable[[str], None] = _noop

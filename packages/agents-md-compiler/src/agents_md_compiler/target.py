@@ -1,4 +1,9 @@
-"""One observation of the target and its override sibling."""
+"""One observation of the target and its override sibling.
+
+A symlinked target is refused outright (never followed), so a link to a FIFO or
+a device cannot make check or install block. The open is non-blocking and
+no-follow, and the opened file must be the regular file lstat saw.
+"""
 
 from __future__ import annotations
 
@@ -8,23 +13,23 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents_md_compiler.errors import CompilerIOError, TargetError
-from agents_md_compiler.models import sha256_hex
+from agents_md_compiler.errors import ConcurrentChangeError, TargetError
+from agents_md_compiler.models import PathPair, sha256_hex
 from agents_md_compiler.paths import override_path_for
 from agents_md_compiler.rendering import declared_format, is_managed_format
 
 
 class TargetKind(enum.StrEnum):
-    MISSING = "missing"
-    FILE = "file"
-    SYMLINK = "symlink"
-    OTHER = "other"
+    """How an existing target relates to this compiler (status's target_kind)."""
+
+    MISSING = "MISSING"
+    MANAGED = "MANAGED"
+    UNMANAGED = "UNMANAGED"
 
 
 @dataclass(frozen=True)
 class TargetObservation:
-    path: str
-    kind: TargetKind
+    path: PathPair
     content: bytes | None
     mode: int | None
     identity: tuple[int, int] | None
@@ -42,46 +47,95 @@ class TargetObservation:
         return None if self.content is None else declared_format(self.content)
 
     @property
-    def managed(self) -> bool:
-        return is_managed_format(self.declared_format)
+    def kind(self) -> TargetKind:
+        if self.content is None:
+            return TargetKind.MISSING
+        return (
+            TargetKind.MANAGED if is_managed_format(self.declared_format) else TargetKind.UNMANAGED
+        )
 
     def fingerprint(self) -> tuple[object, ...]:
         """What must not change between a precondition and the write."""
-        return (self.kind, self.sha256, self.identity)
+        return (self.sha256, self.identity)
 
 
 MAX_TARGET_BYTES = 64 * 1024 * 1024
+SYMLINK_REFUSED = "target is a symbolic link and will not be followed"
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
 
 
-def observe_target(path: str, limit: int = MAX_TARGET_BYTES) -> TargetObservation:
-    """lstat once, then read through the final link for content (check follows links)."""
+def observe_target(path: PathPair, limit: int = MAX_TARGET_BYTES) -> TargetObservation:
+    """MISSING, or the bytes of a regular non-symlink file; TargetError for anything else."""
     try:
-        info = os.lstat(path)
+        info = os.lstat(path.resolved)
     except FileNotFoundError:
-        return TargetObservation(path, TargetKind.MISSING, None, None, None)
-    except OSError as exc:
-        raise CompilerIOError(f"cannot inspect target: {exc.strerror}", lexical=path) from None
+        return TargetObservation(path, None, None, None)
+    except (OSError, ValueError) as exc:
+        raise _error(path, f"target could not be read ({_why(exc)})") from None
     if stat.S_ISLNK(info.st_mode):
-        kind = TargetKind.SYMLINK
-    elif stat.S_ISREG(info.st_mode):
-        kind = TargetKind.FILE
-    else:
-        return TargetObservation(path, TargetKind.OTHER, None, stat.S_IMODE(info.st_mode), None)
+        raise _error(path, SYMLINK_REFUSED)
+    if not stat.S_ISREG(info.st_mode):
+        raise _error(path, "target exists and is not a regular file")
+    if info.st_size > limit:
+        raise _error(path, f"target is larger than {limit} bytes")
     try:
-        with Path(path).open("rb") as handle:
-            followed = os.fstat(handle.fileno())
-            if not stat.S_ISREG(followed.st_mode):
-                return TargetObservation(path, TargetKind.OTHER, None, None, None)
-            if followed.st_size > limit:
-                raise TargetError(f"target is larger than {limit} bytes", lexical=path)
-            content = handle.read(limit + 1)
+        fd = os.open(path.resolved, _OPEN_FLAGS)
     except FileNotFoundError:
-        return TargetObservation(path, kind, None, None, (info.st_dev, info.st_ino))
+        return TargetObservation(path, None, None, None)
     except OSError as exc:
-        raise CompilerIOError(f"cannot read target: {exc.strerror}", lexical=path) from None
+        raise _error(path, f"target could not be read ({_why(exc)})") from None
+    try:
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode) or (opened.st_dev, opened.st_ino) != (
+            info.st_dev,
+            info.st_ino,
+        ):
+            raise _error(path, "target was replaced while it was being read")
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+            if sum(map(len, chunks)) > limit:
+                raise _error(path, f"target is larger than {limit} bytes")
+    except OSError as exc:
+        raise _error(path, f"target could not be read ({_why(exc)})") from None
+    finally:
+        os.close(fd)
     return TargetObservation(
-        path, kind, content, stat.S_IMODE(followed.st_mode), (info.st_dev, info.st_ino)
+        path, b"".join(chunks), stat.S_IMODE(opened.st_mode), (opened.st_dev, opened.st_ino)
     )
+
+
+def observe_again(path: PathPair) -> TargetObservation:
+    """The re-observation under the advisory lock: a symlink that appeared since the
+    precondition was captured is a concurrent change, not a bad target."""
+    try:
+        return observe_target(path)
+    except TargetError as exc:
+        if exc.message == SYMLINK_REFUSED:
+            raise ConcurrentChangeError(
+                "target became a symbolic link", lexical=path.resolved
+            ) from None
+        raise
+
+
+def require_parent(path: PathPair) -> None:
+    """The directory a target (or a render --output) is written into must exist."""
+    try:
+        info = Path(path.resolved).parent.stat()
+    except FileNotFoundError:
+        raise _error(path, "target parent directory does not exist") from None
+    except OSError as exc:
+        raise _error(path, f"target could not be read ({_why(exc)})") from None
+    if not stat.S_ISDIR(info.st_mode):
+        raise _error(path, "target parent is not a directory")
+
+
+def _why(exc: BaseException) -> str:
+    return exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
+
+
+def _error(path: PathPair, message: str) -> TargetError:
+    return TargetError(message, lexical=path.lexical, resolved=path.resolved)
 
 
 @dataclass(frozen=True)
@@ -97,6 +151,6 @@ def observe_override(resolved_target: str) -> OverrideObservation:
         return OverrideObservation(None, False)
     try:
         size = Path(path).stat().st_size
-    except OSError:
+    except (OSError, ValueError):
         return OverrideObservation(path, False)
     return OverrideObservation(path, size > 0)
