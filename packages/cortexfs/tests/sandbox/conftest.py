@@ -147,10 +147,12 @@ class World:
                 "CTX_ROOT": str(self.ctx), **extra}  # fmt: skip
 
     def ctx_cmd(self, *args: str, stdin: bytes = b"", cwd: Path | None = None,
-                timeout: float = 60) -> subprocess.CompletedProcess[bytes]:  # fmt: skip
+                timeout: float = 60, uid: int | None = None,
+                ) -> subprocess.CompletedProcess[bytes]:  # fmt: skip
+        who = {} if uid is None else {"user": uid, "group": uid, "extra_groups": []}
         return subprocess.run(
             [self.runtime.ctx, *args], input=stdin, capture_output=True, env=self.env(),
-            cwd=cwd or self.workspace, timeout=timeout, check=False,
+            cwd=cwd or self.workspace, timeout=timeout, check=False, **who,
         )  # fmt: skip
 
     def ok(self, *args: str, **kwargs: Any) -> str:
@@ -191,8 +193,13 @@ def world() -> Iterator[World]:
     try:
         yield here
     finally:
-        for name in here.started:
-            here.ctx_cmd("agent", "stop", name, timeout=30)
+        stopping = [
+            subprocess.Popen([runtime.ctx, "agent", "stop", name], env=here.env(),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for name in here.started
+        ]  # fmt: skip
+        for proc in stopping:
+            proc.wait(timeout=30)
         subprocess.run(["fusermount3", "-u", str(ctx)], capture_output=True, check=False)
         subprocess.run(["fusermount3", "-u", "-z", str(ctx)], capture_output=True, check=False)
         shutil.rmtree(base, ignore_errors=True)

@@ -4,7 +4,7 @@
 umask, limits, cgroups, network interfaces, mounts, which PATHs exist and which are
 writable, whether 127.0.0.1:53 answers, and its stdin. `fake-cli hold DIR` writes its pid
 and a child's pid to DIR, then waits; on SIGTERM it writes DIR/term-<pid> and exits.
-`fake-cli call ARGV...` runs ARGV (an object call) and prints its output verbatim.
+`fake-cli raw SOCKET LINE...` sends each line to a Unix socket and prints each reply.
 """
 
 import errno
@@ -82,7 +82,7 @@ def report(paths):
         "nofile": resource.getrlimit(resource.RLIMIT_NOFILE),
         "core": resource.getrlimit(resource.RLIMIT_CORE),
         "nproc": resource.getrlimit(resource.RLIMIT_NPROC),
-        "cgroup": open("/proc/self/cgroup").read(),
+        "cgroup": probe_read("/proc/self/cgroup"),
         "interfaces": sorted(name for _, name in socket.if_nameindex()),
         "mounts": mounts(),
         "visible": {p: os.path.exists(p) for p in paths},
@@ -115,9 +115,18 @@ def main():
         report(args)
     elif mode == "hold":
         hold(args[0])
-    elif mode == "call":
-        done = subprocess.run(args, capture_output=True, text=True, check=False)
-        sys.stdout.write(done.stdout)
+    elif mode == "raw":
+        raw(args[0], args[1:])
+
+
+def raw(path, lines):
+    """Send each line to the Unix socket at `path`, print each reply line."""
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.connect(path)
+        replies = sock.makefile("rb")
+        for line in lines:
+            sock.sendall(line.encode() + b"\n")
+            sys.stdout.write(replies.readline().decode())
 
 
 main()

@@ -27,21 +27,45 @@ def _calls(text: str) -> list[list[dict]]:
     return calls[:-1]
 
 
-@pytest.fixture
-def tooled(world, make_agent):
-    """An agent running /bin/sh (its input is the script) that may call one tool."""
-    agent = make_agent("mount:workspace write", extra=("--groups", str(world.extra_gid)))
+def _tooled(world, make_agent, *command: str):
+    """An agent that may call one tool, running `command` (default: /ctx/bin/tsh)."""
+    agent = make_agent(extra=("--groups", str(world.extra_gid), "--mount", world.fake_row()))
     tool = f"{agent.name}.probe"
     controls = world.ctx / "tool" / f"{tool}.d"
     os.mkdir(controls)
-    command = json.dumps([world.runtime.python, str(world.fakes / "fake-tool")])
-    write_control(str(controls / "driver"), f"kind=exec\ncommand={command}\n".encode())
+    argv = json.dumps([world.runtime.python, str(world.fakes / "fake-tool")])
+    write_control(str(controls / "driver"), f"kind=exec\ncommand={argv}\n".encode())
     write_control(str(controls / "policy"), f"allow {agent.type} tool:{tool} execute\n".encode())
     write_control(str(agent.controls / "tools"), f"{tool}\n".encode())
-    rules = f"allow {agent.type} mount:workspace write\nallow {agent.type} tool:{tool} execute\n"
-    write_control(str(agent.controls / "policy"), rules.encode())
-    agent.start("/bin/sh")
+    rules = ["mount:workspace write", "mount:fake read", f"tool:{tool} execute"]
+    policy = "".join(f"allow {agent.type} {rule}\n" for rule in rules)
+    write_control(str(agent.controls / "policy"), policy.encode())
+    agent.start(*command)
     return agent, tool
+
+
+@pytest.fixture
+def tooled(world, make_agent):
+    """Running /bin/sh: each turn's input is its script."""
+    return _tooled(world, make_agent, "/bin/sh")
+
+
+def test_tsh_is_the_default_program(world, make_agent) -> None:
+    agent, tool = _tooled(world, make_agent)
+    script = f"# a comment\nwhich {tool}\n{tool} '{{\"a\": 1}}'\nnosuch\nexit 4\necho never\n"
+    events = agent.events(script)
+    assert events[-1]["exit_code"] == 4
+    text = "".join(e["text"] for e in events if e["type"] == "delta")
+    first, *calls = text.split("\n", 1)
+    assert first == f"/ctx/tool/{tool}"
+    ok, missing = _calls(calls[0])
+    assert json.loads(ok[-2]["text"])["args"] == ['{"a": 1}']
+    assert missing == [
+        {"errno": "ENOENT", "message": "nosuch: not found on CTX_PATH", "type": "error"},
+        {"exit_code": 69, "status": "error", "type": "done"},
+    ]
+    assert agent.status()["command"] == []
+    assert agent.status()["argv"][-1] == "/ctx/bin/tsh"
 
 
 def _run(agent, script: str) -> str:
@@ -74,8 +98,9 @@ def test_forged_environment_changes_nothing(world, tooled) -> None:
         "mkdir -p /tmp/fake/agent/evil.d /tmp/fake/tool/x.d\n"
         f"printf '{header}' > /tmp/fake/tool/x && chmod 755 /tmp/fake/tool/x\n"
         "printf 'kind=exec\\ncommand=[\"/usr/bin/id\"]\\n' > /tmp/fake/tool/x.d/driver\n"
-        f"CTX_ROOT=/tmp/fake CTX_AGENT=evil CTX_PATH=/tmp/fake/tool CTX_HOME=/tmp/fake /ctx/tool/{tool}\n"
-        "CTX_ROOT=/tmp/fake CTX_AGENT=evil CTX_PATH=/tmp/fake/tool /tmp/fake/tool/x\n"
+        "export CTX_ROOT=/tmp/fake CTX_AGENT=evil CTX_PATH=/tmp/fake/tool CTX_HOME=/tmp/fake\n"
+        f"/ctx/tool/{tool}\n"
+        "/tmp/fake/tool/x\n"
     )
     first, forged = _calls(_run(agent, script))
     assert first[0]["name"] == tool and first[-1]["status"] == "ok"  # the real agent's call
@@ -88,7 +113,7 @@ def test_forged_environment_changes_nothing(world, tooled) -> None:
 
 
 def test_a_self_made_agent_or_label_grants_nothing(world, tooled, make_agent) -> None:
-    agent, tool = tooled
+    agent, _tool = tooled
     other = make_agent()
     guarded = world.ctx / "tool" / f"{other.name}.guarded.d"
     os.mkdir(guarded)
@@ -103,9 +128,10 @@ def test_a_self_made_agent_or_label_grants_nothing(world, tooled, make_agent) ->
         f"printf '{other.name}.guarded\\n' > /ctx/agent/evil$$.d/tools\n"
         f"printf 'allow evil_t tool:{other.name}.guarded execute\\n' > /ctx/agent/evil$$.d/policy\n"
         f"CTX_AGENT=evil$$ /ctx/tool/{other.name}.guarded\n"
-        f"printf 'user_u:agent_r:evil_t:s0\\n' > {own}.d/label 2>/dev/null || echo label:refused\n"
-        f"printf 'allow evil_t tool:x execute\\n' > {own}.d/policy 2>/dev/null || echo policy:refused\n"
-        f"chmod 777 {own} 2>/dev/null || echo perm:refused\n"
+        "exec 2>/dev/null\n"
+        f"printf 'user_u:agent_r:evil_t:s0\\n' > {own}.d/label || echo label:refused\n"
+        f"printf 'allow evil_t tool:x execute\\n' > {own}.d/policy || echo policy:refused\n"
+        f"chmod 777 {own} || echo perm:refused\n"
     )
     text = _run(agent, script)
     (call,) = _calls(text)
@@ -125,13 +151,14 @@ def test_broker_refuses_processes_outside_the_sandbox(world, tooled) -> None:
     probe = (
         "import json, socket, sys\n"
         "s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])\n"
-        's.sendall(b\'{"v": 1, "op": "hello"}\\n\')\n'
+        # A refused peer is told so at once, before it sends anything.
         "print(s.makefile().readline(), end='')\n"
     )
     as_agent = subprocess.run(
         [world.runtime.python, "-c", probe, broker], capture_output=True, text=True, timeout=30,
         user=world.uid, group=world.gid, extra_groups=[], check=False,
     )  # fmt: skip
+    assert as_agent.returncode == 0, as_agent.stderr
     reply = json.loads(as_agent.stdout)
     assert (reply["type"], reply["errno"]) == ("error", "EACCES")
     assert "is not in agent" in reply["message"]
@@ -141,17 +168,14 @@ def test_broker_refuses_processes_outside_the_sandbox(world, tooled) -> None:
 
 def test_broker_protocol_is_versioned(world, tooled) -> None:
     agent, _tool = tooled
-    script = (
-        f"{world.runtime.python} -c '\n"
-        "import socket\n"
-        's = socket.socket(socket.AF_UNIX); s.connect("/run/cortexfs/broker.sock")\n'
-        'f = s.makefile("rwb")\n'
-        'for line in (b"{\\"v\\": 1, \\"op\\": \\"hello\\"}", b"{\\"v\\": 2, \\"op\\": \\"hello\\"}",\n'
-        '             b"{\\"op\\": \\"mcp\\"}"):\n'
-        '    f.write(line + b"\\n"); f.flush(); print(f.readline().decode(), end="")\n'
-        "'\n"
+    lines = ['{"v": 1, "op": "hello"}', '{"v": 2, "op": "hello"}', '{"op": "mcp"}', "[1]"]
+    script = "/opt/fake/fake-cli raw /run/cortexfs/broker.sock " + " ".join(
+        f"'{line}'" for line in lines
     )
-    replies = [json.loads(line) for line in _run(agent, script).splitlines()]
-    assert replies[0] == {"abi": "cortexfs.broker/v1", "agent": agent.name, "ops": ["call", "hello"],
-                          "type": "hello", "v": 1}  # fmt: skip
-    assert [r["errno"] for r in replies[1:]] == ["EINVAL", "EINVAL"]
+    replies = [json.loads(line) for line in _run(agent, script + "\n").splitlines()]
+    assert replies[0] == {
+        "abi": "cortexfs.broker/v1", "agent": agent.name, "ops": ["call", "hello"],
+        "type": "hello", "v": 1,
+    }  # fmt: skip
+    assert [r["errno"] for r in replies[1:]] == ["EINVAL", "EINVAL", "EINVAL"]
+    assert "unknown op 'mcp'" in replies[2]["message"]

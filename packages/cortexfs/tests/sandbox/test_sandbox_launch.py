@@ -25,7 +25,8 @@ def test_hosted_cli_gets_exact_argv_identity_and_only_granted_view(world, make_a
     (world.base / "rows").mkdir(exist_ok=True)
     agent = make_agent(
         "mount:workspace write", "mount:fake read", "mount:narrowed read",
-        extra=("--groups", str(world.extra_gid), "--mount", world.fake_row(), "--env", "FOO=bar baz",
+        extra=("--groups", str(world.extra_gid), "--mount", world.fake_row(),
+               "--env", "FOO=bar baz",
                "--mount", f"{world.base}/rows:/opt/narrowed:rw",
                "--mount", f"{world.base}/rows:/opt/ungranted:ro"),
     )  # fmt: skip
@@ -95,16 +96,21 @@ def test_hosted_cli_gets_exact_argv_identity_and_only_granted_view(world, make_a
     setpriv = argv.index("/usr/bin/setpriv")
     assert argv[setpriv : argv.index("--", setpriv) + 1] == [
         "/usr/bin/setpriv", "--reuid", str(world.uid), "--regid", str(world.gid),
-        "--groups", str(world.extra_gid), "--inh-caps=-all", "--no-new-privs", "--pdeathsig", "KILL",
-        "--",
+        "--groups", str(world.extra_gid), "--inh-caps=-all", "--no-new-privs",
+        "--pdeathsig", "KILL", "--",
     ]  # fmt: skip
     bwrap = argv.index("/usr/bin/bwrap")
     for flag in ("--die-with-parent", "--unshare-pid", "--unshare-uts", "--unshare-net",
                  "--clearenv", "--disable-userns"):  # fmt: skip
         assert flag in argv[bwrap:]
     assert argv[argv.index("--cap-drop") + 1] == "ALL"
-    assert ["--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc"] == argv[
-        argv.index("--ro-bind", bwrap) : argv.index("--ro-bind", bwrap) + 6
+    assert argv[argv.index("--ro-bind", bwrap) : argv.index("--ro-bind", bwrap) + 6] == [
+        "--ro-bind",
+        "/usr",
+        "/usr",
+        "--ro-bind",
+        "/etc",
+        "/etc",
     ]
     tmpfs = argv.index("--tmpfs")
     assert argv[tmpfs - 4 : tmpfs + 2] == [

@@ -24,6 +24,8 @@ def socket_of(ctx_host: str, abi_path: str) -> str:
 def open_agent(path: str) -> Conn:
     try:
         return connect(path, timeout=5)
+    except PermissionError as exc:
+        raise Denied(f"{path}: {os.strerror(exc.errno or 0)}: not this uid's agent") from exc
     except OSError as exc:
         raise Unavailable(f"{path}: agent is not running ({os.strerror(exc.errno or 0)})") from exc
 

@@ -39,9 +39,9 @@ def plan_network(
     # tool never widens what the agent reaches.
     if pasta is None:
         return NetworkPlan(True, (), "granted, but pasta is not installed")
-    if not tun_usable:
-        return NetworkPlan(True, (), "granted, but /dev/net/tun is not usable")
     if not operator_is_root:
         return NetworkPlan(True, (), "granted, but pasta needs a root operator here")
+    if not tun_usable:
+        return NetworkPlan(True, (), "granted, but /dev/net/tun is not usable")
     prefix = (pasta, "--runas", "0", "--netns-only", *PASTA_ARGS, "--")
     return NetworkPlan(True, prefix, "pasta")
