@@ -30,6 +30,9 @@ from cortexfs.launch.identity import Operator
 from cortexfs.launch.plan import HostFacts, LaunchRequest, plan_launch
 from cortexfs.launch.spec import AgentRef
 
+# Finished turns kept for replay (a retried `send` or a `resume` with their id).
+KEPT_TURNS = 256
+
 
 @dataclass(frozen=True)
 class StartConfig:
@@ -162,6 +165,9 @@ class Supervisor:
             existing = self.turns.get(turn.id)
             if existing is not None:
                 return existing
+            finished = [k for k, t in self.turns.items() if t.state != RUNNING]
+            for key in finished[: max(0, len(finished) - KEPT_TURNS + 1)]:
+                del self.turns[key]  # oldest first: dicts keep insertion order
             self.turns[turn.id] = turn
         threading.Thread(target=self.runner.run, args=(turn,), daemon=True).start()
         return turn
