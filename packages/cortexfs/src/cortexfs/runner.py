@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import IO
 
 from cortexfs.authorize import authorize_model, authorize_tool
@@ -78,8 +78,13 @@ def run(
         writer.done(exc.exit_code)
         return exc.exit_code
     writer.start(path, header.name, header.object_class.value)
+    return guarded(writer, lambda: _call(env, path, header, argv[1:], stdin, writer))
+
+
+def guarded(writer: EventWriter, call: Callable[[], int]) -> int:
+    """Run `call`; a refusal or failure becomes an `error` event; `done` always ends it."""
     try:
-        code = _call(env, path, header, argv[1:], stdin, writer)
+        code = call()
     except CtxError as exc:
         writer.error(exc.errno_name, exc.message)
         code = exc.exit_code

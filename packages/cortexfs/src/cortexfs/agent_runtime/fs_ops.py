@@ -64,6 +64,14 @@ def _symlink(path: str, target: str) -> None:
             raise Internal(f"{path} points to {os.readlink(path)}, not {target}") from None
 
 
+def _write_fd(path: str, flags: int, data: str) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | flags, 0o600)
+    try:
+        os.write(fd, data.encode())
+    finally:
+        os.close(fd)
+
+
 def apply(op: Op) -> None:
     kind, path, data = op["op"], op["path"], op.get("data", "")
     if kind == "mkdir":
@@ -72,17 +80,9 @@ def apply(op: Op) -> None:
         write_control(path, data.encode())
     elif kind == "write_once":
         with contextlib.suppress(FileExistsError):
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-            try:
-                os.write(fd, data.encode())
-            finally:
-                os.close(fd)
+            _write_fd(path, os.O_EXCL, data)
     elif kind == "append":
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-        try:
-            os.write(fd, data.encode())
-        finally:
-            os.close(fd)
+        _write_fd(path, os.O_APPEND, data)
     elif kind == "front":
         _front(path, data)
     elif kind == "symlink":
@@ -113,7 +113,7 @@ def run_as(uid: int, gid: int, ops: list[Op]) -> None:
     result = subprocess.run(
         python_command("cortexfs.agent_runtime.fs_ops"), input=json.dumps(ops).encode(),
         capture_output=True, user=uid, group=gid, extra_groups=[], env={"LANG": "C.UTF-8"},
-        cwd="/", check=False, timeout=60,
+        cwd="/", check=False, timeout=60, umask=0o077,  # a uid's records are its own
     )  # fmt: skip
     if result.returncode != 0:
         message = result.stderr.decode("utf-8", "replace").strip() or f"exit {result.returncode}"

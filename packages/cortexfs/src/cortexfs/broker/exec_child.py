@@ -11,23 +11,19 @@ import json
 import os
 import sys
 
-from cortexfs.errors import EXIT_INTERNAL, CtxError
 from cortexfs.events import EventWriter
 
 
-def main() -> int:
+def _run(writer: EventWriter) -> int:
     from cortexfs.drivers import run_driver
 
+    with os.fdopen(int(sys.argv[1]), "rb") as handle:
+        job = json.loads(handle.read())
+    return run_driver(job["driver"], job["where"], job["args"], sys.stdin.buffer, writer)
+
+
+def main() -> int:
+    from cortexfs.runner import guarded
+
     writer = EventWriter(sys.stdout)
-    try:
-        with os.fdopen(int(sys.argv[1]), "rb") as handle:
-            job = json.loads(handle.read())
-        code = run_driver(job["driver"], job["where"], job["args"], sys.stdin.buffer, writer)
-    except CtxError as exc:
-        writer.error(exc.errno_name, exc.message)
-        code = exc.exit_code
-    except Exception as exc:  # the contract promises JSONL and 70, never a traceback
-        writer.error("EIO", f"internal error: {type(exc).__name__}: {exc}")
-        code = EXIT_INTERNAL
-    writer.done(code)
-    return code
+    return guarded(writer, lambda: _run(writer))
