@@ -107,3 +107,16 @@ def _cmdline(pid: int) -> bytes:
         return Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return b""
+
+
+def test_a_sandbox_that_cannot_start_reports_why(world, make_agent) -> None:
+    agent = make_agent(
+        "mount:gone read", extra=("--mount", f"{world.base}/no-such-dir:/opt/gone:ro")
+    )
+    agent.start("/bin/true", options=("--no-workspace",))
+    events = agent.events("")
+    done = events[-1]
+    assert (done["type"], done["status"], done["exit_code"]) == ("done", "error", 1)
+    assert "no-such-dir" in done["stderr"]
+    session = world.ctx / "home" / str(world.uid) / "agent" / agent.name / "session" / "default"
+    assert (session / "state").read_text() == "error\n"

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from cortexfs.agent_runtime import fs_ops, procs
 from cortexfs.agent_runtime.sessions import SessionRef, begin_ops, end_ops
 from cortexfs.agent_runtime.turns import RUNNING, Turn
-from cortexfs.errors import CtxError
+from cortexfs.errors import EXIT_INTERNAL, EXIT_UNAVAILABLE, CtxError
 from cortexfs.launch.chain import Launch
 from cortexfs.launch.host import SYSTEM_PATH
 
@@ -58,6 +58,14 @@ class TurnRunner:
         return SessionRef(self.session_home, self.agent_abi, launch.identity.uid, turn.session)
 
     def run(self, turn: Turn) -> None:
+        """Whatever happens, the turn ends with one `done` (a client is waiting for it)."""
+        try:
+            self._run(turn)
+        except Exception as exc:
+            turn.emit("error", errno="EIO", message=f"internal error: {type(exc).__name__}: {exc}")
+            turn.emit("done", status="error", exit_code=EXIT_INTERNAL)
+
+    def _run(self, turn: Turn) -> None:
         try:
             launch = self.plan(turn.cwd)
             session = self._session(turn, launch)
@@ -71,7 +79,11 @@ class TurnRunner:
             return
         self.last = launch
         turn.emit("start", session=turn.session, cwd=cwd)
-        code = self._spawn(turn, launch)
+        try:
+            code = self._spawn(turn, launch)
+        except OSError as exc:
+            turn.emit("error", errno="EIO", message=f"{launch.argv[0]}: {exc.strerror}")
+            code = EXIT_UNAVAILABLE
         status = "cancelled" if turn.cancelled else ("ok" if code == 0 else "error")
         extra = {} if status == "ok" else {"stderr": _tail(self.stderr_path(turn.id))}
         if session:

@@ -14,7 +14,7 @@ from typing import Any
 
 from cortexfs.broker.calls import authorise, driver_path, resolve, trusted_env
 from cortexfs.broker.protocol import reply
-from cortexfs.errors import EXIT_INTERNAL, CtxError
+from cortexfs.errors import EXIT_INTERNAL, EXIT_UNAVAILABLE, CtxError
 from cortexfs.events import EventWriter
 from cortexfs.jsonl_socket import Conn
 from cortexfs.launch.host import python_command
@@ -148,7 +148,12 @@ def _decide_and_run(
     except CtxError as exc:
         return _refused(writer, exc)
     job = {"driver": driver, "where": driver_path(resolved), "args": frame.get("args", [])}
-    proc = _spawn(job, stdin, identity, switch)
+    try:
+        proc = _spawn(job, stdin, identity, switch)
+    except OSError as exc:
+        writer.error("EIO", f"cannot start the call: {exc.strerror}")
+        writer.done(EXIT_UNAVAILABLE)
+        return EXIT_UNAVAILABLE
     _relay(proc, frames.conn, frames)
     code = proc.wait()
     if not frames.done:
