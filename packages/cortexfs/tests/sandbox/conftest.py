@@ -134,6 +134,7 @@ class World:
     fakes: Path
     workspace: Path
     started: list[str] = field(default_factory=list)
+    made: list[str] = field(default_factory=list)
     uid: int = AGENT_UID
     gid: int = AGENT_GID
     extra_gid: int = EXTRA_GID
@@ -200,6 +201,9 @@ def world() -> Iterator[World]:
         ]  # fmt: skip
         for proc in stopping:
             proc.wait(timeout=30)
+        for name in here.made:  # what a stopped agent leaves in /run: its lock and log
+            for suffix in (".lock", ".log"):
+                Path(f"/run/cortexfs/agent/{name}{suffix}").unlink(missing_ok=True)
         subprocess.run(["fusermount3", "-u", str(ctx)], capture_output=True, check=False)
         subprocess.run(["fusermount3", "-u", "-z", str(ctx)], capture_output=True, check=False)
         shutil.rmtree(base, ignore_errors=True)
@@ -259,6 +263,7 @@ def make_agent(world: World) -> Callable[..., Agent]:
         for rule in rules:
             args += ["--allow", f"allow {kind} {rule}"]
         world.ok(*args)
+        world.made.append(name)
         return Agent(world, name, kind)
 
     return make

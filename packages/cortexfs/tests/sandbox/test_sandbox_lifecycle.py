@@ -19,6 +19,7 @@ def test_new_refuses_bad_values_and_keeps_nothing(world) -> None:
     assert not (world.ctx / "agent" / name).exists()
     assert not (world.ctx / "agent" / f"{name}.d").exists()
     world.ok("agent", "new", name)
+    world.made.append(name)
     again = world.ctx_cmd("agent", "new", name)
     assert again.returncode == 1
     assert b"EEXIST" in again.stderr

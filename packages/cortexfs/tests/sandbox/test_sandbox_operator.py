@@ -40,6 +40,7 @@ def test_user_operator_starts_its_own_agent(world, user_run) -> None:
         *[a for r in rules for a in ("--allow", f"allow {kind} {r}")],
     ]
     world.ok(*new, uid=world.uid)
+    world.made.append(name)
     started = world.ok(
         "agent",
         "start",
