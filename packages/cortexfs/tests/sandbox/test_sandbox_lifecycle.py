@@ -121,3 +121,18 @@ def test_a_sandbox_that_cannot_start_reports_why(world, make_agent) -> None:
     assert "no-such-dir" in done["stderr"]
     session = world.ctx / "home" / str(world.uid) / "agent" / agent.name / "session" / "default"
     assert (session / "state").read_text() == "error\n"
+
+
+def test_a_failed_start_leaves_nothing_running(world, make_agent) -> None:
+    agent = make_agent()
+    os.symlink("/run/elsewhere.sock", world.ctx / "agent" / f"{agent.name}.sock")
+    failed = world.ctx_cmd("agent", "start", agent.name, "--", "/bin/true")
+    assert failed.returncode == 70
+    assert failed.stderr.decode() == (
+        f"ctx: {world.ctx}/agent/{agent.name}.sock points to /run/elsewhere.sock, "
+        f"not /run/cortexfs/agent/{agent.name}.sock\n"
+    )
+    run = Path("/run/cortexfs/agent")
+    assert not (run / f"{agent.name}.sock").exists()
+    assert not (run / f"{agent.name}.run").exists()
+    assert not Path(f"/sys/fs/cgroup/memory/cortexfs/agent.{agent.name}").exists()

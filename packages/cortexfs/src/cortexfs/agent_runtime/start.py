@@ -52,12 +52,14 @@ def _supervise(cfg: StartConfig, sup: Supervisor, ready: int) -> int:  # pragma:
     os.dup2(logfd, 2)
     try:
         sup.prepare()
-    except CtxError as exc:
-        _report(ready, f"error {exc.exit_code} {exc.message}\n")
-        return exc.exit_code
-    except OSError as exc:
-        _report(ready, f"error {EXIT_INTERNAL} {exc}\n")
-        return EXIT_INTERNAL
+    except (CtxError, OSError) as exc:
+        code, message = (exc.exit_code, exc.message) if isinstance(exc, CtxError) else (
+            EXIT_INTERNAL, str(exc),
+        )  # fmt: skip
+        with contextlib.suppress(Exception):
+            sup.shutdown()  # leave no socket, run directory or cgroup behind
+        _report(ready, f"error {code} {message}\n")
+        return code
     _report(ready, f"ready {os.getpid()}\n")
     sup.serve()
     return 0
