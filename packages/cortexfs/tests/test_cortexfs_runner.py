@@ -180,8 +180,11 @@ def test_agent_objects_need_the_launcher(ctx_mount, call: Call, run, parse_event
 def test_bin_ctx_runs_the_ctx_command(ctx_mount, run) -> None:
     result = run([str(ctx_mount.root / "bin" / "ctx"), "status"], ctx_mount.env())
     assert (result.returncode, result.stdout) == (0, b"ready\n")
-    tsh = run([str(ctx_mount.root / "bin" / "tsh")], ctx_mount.env())
-    assert tsh.returncode == 69
+    tsh = run([str(ctx_mount.root / "bin" / "tsh")], ctx_mount.env(), stdin=b"# nothing\nexit 3\n")
+    assert (tsh.returncode, tsh.stdout) == (3, b"")
+    ctxterm = run([str(ctx_mount.root / "bin" / "ctxterm"), "--", "/bin/sh", "-c", "exit 5"],
+                  ctx_mount.env())  # fmt: skip
+    assert ctxterm.returncode == 5
 
 
 def test_corrupt_backing_policy_is_internal_error(ctx_mount, call: Call, run, parse_events):

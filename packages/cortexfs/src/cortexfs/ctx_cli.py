@@ -35,6 +35,9 @@ def _parser() -> argparse.ArgumentParser:
     project.add_argument("--into", help="tool directory (default: $CTX_HOME/tool)")
     project.add_argument("--dry-run", action="store_true")
     project.epilog = "The server command follows `--`: ctx mcp project calc -- python3 calc.py"
+    from cortexfs.agent_cli import add_parser as add_agent_parser
+
+    add_agent_parser(sub)
     return parser
 
 
@@ -68,6 +71,10 @@ def _dispatch(args: argparse.Namespace) -> int:
     if command == "cat":
         sys.stdout.buffer.write(cmd.cat(env, args.path))
         return 0
+    if command == "agent":
+        from cortexfs.agent_cli import dispatch as agent_dispatch
+
+        return agent_dispatch(env, args, args.server_command)
     if command == "doctor":
         lines, healthy = cmd.doctor(env)
         print("\n".join(lines))
@@ -89,7 +96,8 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else argv
-    # Everything after `--` is a command line for another program (the MCP server).
+    # Everything after `--` is a command line for another program (an MCP server, a
+    # hosted agent CLI).
     split = words.index("--") if "--" in words else len(words)
     try:
         args = _parser().parse_args(words[:split])

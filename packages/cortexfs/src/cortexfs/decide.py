@@ -118,6 +118,9 @@ def mkdir(node: Node, uid: int, owner: int) -> Plan:
     if kind is Kind.OBJECT and node.object_class is ObjectClass.MODEL:
         _require_owner(uid, owner, node.class_dir or node.path)
         return Plan.PLAIN  # a provider namespace such as model/<provider>/
+    if kind is Kind.OBJECT and _agent_state_dir(node):
+        _require_owner(uid, owner, node.path)
+        return Plan.PLAIN  # home/<uid>/agent/<a>/: the uid's state for agent <a>
     if kind is Kind.USER_HOME:
         if uid not in (0, node.home_uid):
             raise refuse(errno.EACCES, f"only uid {node.home_uid} or root may create {node.path}")
@@ -134,8 +137,15 @@ def mkdir(node: Node, uid: int, owner: int) -> Plan:
     raise _read_only(node)
 
 
+def _agent_state_dir(node: Node) -> bool:
+    name = node.object_name or ""
+    home_agent = node.object_class is ObjectClass.AGENT and node.home_uid is not None
+    return home_agent and name_problem(name) is None
+
+
 def rmdir(node: Node, uid: int, owner: int, empty: bool) -> Plan:
-    if node.kind not in (*PLAIN_KINDS, Kind.SHARED_SPACE):
+    state_dir = node.kind is Kind.OBJECT and _agent_state_dir(node)
+    if node.kind not in (*PLAIN_KINDS, Kind.SHARED_SPACE) and not state_dir:
         raise _read_only(node)
     _require_owner(uid, owner, node.path)
     if not empty:

@@ -25,6 +25,7 @@ from cortexfs.invalidate import Invalidator
 from cortexfs.layout import ROOT_ENTRIES, Kind, Node, classify
 from cortexfs.perm import Perm, parse_perm, perm_from_mode
 from cortexfs.storage import Backing, atomic_write, fsync_dir
+from cortexfs.storage_binds import refuse_storage_rows
 from cortexfs.templates import home_entries, object_entries
 from cortexfs.xattrs import NAMES, PREFIX, xattr_values
 
@@ -181,6 +182,7 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
     def _commit_control(self, node: Node, data: bytes) -> None:
         assert node.control is not None
         decide.control_value(node, self._uid(), check_control(node.control, data))
+        refuse_storage_rows(node, data, self.backing.root)
         atomic_write(self._real(node), data)
         self._changed_control(node)
 
@@ -307,6 +309,7 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
                 raise FsRefusal(errno.ENOENT, f"{old} does not exist")
             assert dst.control is not None
             decide.control_value(dst, self._uid(), check_control(dst.control, data))
+            refuse_storage_rows(dst, data, self.backing.root)
             fd = os.open(self._real(src), os.O_RDONLY | os.O_NOFOLLOW)
             try:
                 os.fsync(fd)

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, replace
 from enum import Enum
 
+from cortexfs.names import name_problem
 from cortexfs.objects import ObjectClass
 
 ROOT_ENTRIES = ("status", "bin", "model", "agent", "tool", "channel", "home", "shared")
@@ -133,7 +134,15 @@ def _home_node(norm: str, rest: list[str]) -> Node:
         return Node(norm, Kind.INVALID)
     if len(rest) == 1:
         return Node(norm, Kind.USER_HOME, home_uid=uid)
+    if _agent_state(rest):
+        return Node(norm, Kind.HOME_FILE, home_uid=uid)
     if rest[1] in HOME_CLASSES:
         class_dir = f"/home/{rest[0]}/{rest[1]}"
         return _object_node(norm, ObjectClass(rest[1]), class_dir, rest[2:], uid)
     return Node(norm, Kind.HOME_FILE, home_uid=uid)
+
+
+def _agent_state(rest: list[str]) -> bool:
+    """home/<uid>/agent/<a>/... is the uid's own state for agent <a> (sessions, data):
+    plain files. <a> must be an object name, so it is never `<n>.d` or `<n>.sock`."""
+    return len(rest) > 3 and rest[1] == "agent" and name_problem(rest[2]) is None

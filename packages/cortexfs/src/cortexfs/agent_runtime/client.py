@@ -1,0 +1,67 @@
+"""The operator's side of the agent socket (`ctx agent send/status/cancel/stop`)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+from cortexfs.errors import CtxError, Denied, Failed, Unavailable
+from cortexfs.jsonl_socket import Conn, FrameError, connect
+
+_ERRORS: dict[str, type[CtxError]] = {"EACCES": Denied, "ENOENT": Failed}
+
+
+def socket_of(ctx_host: str, abi_path: str) -> str:
+    """The alias in /ctx names the socket; readlink it (the alias is the contract)."""
+    alias = f"{ctx_host}{abi_path}.sock"
+    try:
+        return os.readlink(alias)
+    except OSError as exc:
+        raise Unavailable(f"{alias}: agent is not running ({os.strerror(exc.errno or 0)})") from exc
+
+
+def open_agent(path: str) -> Conn:
+    try:
+        return connect(path, timeout=5)
+    except PermissionError as exc:
+        raise Denied(f"{path}: {os.strerror(exc.errno or 0)}: not this uid's agent") from exc
+    except OSError as exc:
+        raise Unavailable(f"{path}: agent is not running ({os.strerror(exc.errno or 0)})") from exc
+
+
+def _check(frame: dict[str, Any]) -> dict[str, Any]:
+    if frame.get("type") == "error":
+        errno_name = str(frame.get("errno", "EIO"))
+        raise _ERRORS.get(errno_name, Failed)(f"{errno_name}: {frame.get('message', '')}")
+    return frame
+
+
+def request(path: str, frame: dict[str, Any]) -> dict[str, Any]:
+    conn = open_agent(path)
+    try:
+        conn.send(frame)
+        reply = conn.recv()
+    except FrameError as exc:
+        raise Failed(f"{path}: {exc.message}") from exc
+    finally:
+        conn.close()
+    if reply is None:
+        raise Unavailable(f"{path}: the agent closed the connection")
+    return _check(reply)
+
+
+def stream(path: str, frame: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The events of a send/resume, through `done`."""
+    conn = open_agent(path)
+    try:
+        conn.send(frame)
+        while (event := conn.recv()) is not None:
+            yield _check(event)
+            if event.get("type") == "done":
+                return
+        raise Unavailable(f"{path}: the agent went away during the turn")
+    except FrameError as exc:
+        raise Failed(f"{path}: {exc.message}") from exc
+    finally:
+        conn.close()

@@ -1,0 +1,115 @@
+"""The agent socket: JSONL requests from the agent's owner (or root), one reply stream each.
+
+    {"op": "ping"}                                   -> {"type": "pong"}
+    {"op": "send", "id", "session", "scope", "cwd", "input"}
+        -> start, delta..., [error], done {"status": "ok|error|cancelled", "exit_code"}
+    {"op": "resume", "id"}                           -> the turn's events, then live ones
+    {"op": "status"}                                 -> {"type": "status", ...}
+    {"op": "cancel", ["id"]}                         -> {"type": "cancelled", "ids": [...]}
+    {"op": "stop"}                                   -> {"type": "stopping"}
+A `send` retried with an id already seen replays that turn; it never runs twice.
+Unknown fields are ignored; an unknown op is EINVAL; a frame over 1 MiB is EMSGSIZE.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+from cortexfs.agent_runtime.turns import Turn
+from cortexfs.jsonl_socket import Conn, FrameError, error_frame, peer_of
+from cortexfs.names import name_problem
+
+SCOPES = ("private", "temp")
+
+
+class Requests:
+    """What the socket needs from the supervisor."""
+
+    def __init__(
+        self, owner: int, get_or_start: Callable[[Turn], Turn], find: Callable[[str], Turn | None],
+        cancel: Callable[[str | None], list[str]], status: Callable[[], dict[str, Any]],
+        stop: Callable[[], None],
+    ) -> None:  # fmt: skip
+        self.owner = owner
+        self.get_or_start = get_or_start
+        self.find = find
+        self.cancel = cancel
+        self.status = status
+        self.stop = stop
+
+
+class BadRequest(Exception):
+    pass
+
+
+def _turn_of(frame: dict[str, Any]) -> Turn:
+    ident = frame.get("id") or os.urandom(8).hex()
+    session = frame.get("session", "default")
+    scope = frame.get("scope", "private")
+    cwd = frame.get("cwd")
+    text = frame.get("input", "")
+    if not isinstance(ident, str) or len(ident) > 128 or not ident.isprintable():
+        raise BadRequest("id must be a printable string of at most 128 characters")
+    if not isinstance(session, str) or name_problem(session) or session == "index":
+        raise BadRequest(f"session {session!r} is not a session name")
+    if scope not in SCOPES:
+        raise BadRequest(f"scope {scope!r} is not one of {', '.join(SCOPES)}")
+    if cwd is not None and not isinstance(cwd, str):
+        raise BadRequest("cwd must be a string")
+    if not isinstance(text, str):
+        raise BadRequest("input must be a string")
+    return Turn(ident, session, scope, cwd, text)
+
+
+def _stream(conn: Conn, turn: Turn) -> None:
+    for event in turn.follow():
+        if not conn.send(event):
+            return  # the client left; the turn goes on and can be resumed
+
+
+def handle(conn: Conn, frame: dict[str, Any], requests: Requests) -> None:
+    op, ident = frame.get("op"), frame.get("id")
+    try:
+        if op == "ping":
+            conn.send({"type": "pong", **({"id": ident} if ident is not None else {})})
+        elif op == "send":
+            _stream(conn, requests.get_or_start(_turn_of(frame)))
+        elif op == "resume":
+            turn = requests.find(str(ident))
+            if turn is None:
+                conn.send(error_frame("ENOENT", f"no turn {ident!r}", ident))
+            else:
+                _stream(conn, turn)
+        elif op == "status":
+            conn.send({"type": "status", **requests.status()})
+        elif op == "cancel":
+            ids = requests.cancel(None if ident is None else str(ident))
+            if ident is not None and not ids:
+                conn.send(error_frame("ENOENT", f"no running turn {ident!r}", ident))
+            else:
+                conn.send({"type": "cancelled", "ids": ids})
+        elif op == "stop":
+            conn.send({"type": "stopping"})
+            requests.stop()
+        else:
+            conn.send(error_frame("EINVAL", f"unknown op {op!r}", ident))
+    except BadRequest as exc:
+        conn.send(error_frame("EINVAL", str(exc), ident))
+
+
+def serve(conn: Conn, requests: Requests) -> None:
+    try:
+        peer = peer_of(conn.sock)
+        if peer.uid not in (0, requests.owner):
+            conn.send(error_frame("EACCES", f"uid {peer.uid} is not this agent's owner"))
+            return
+        while (frame := conn.recv()) is not None:
+            handle(conn, frame, requests)
+    except FrameError as exc:
+        conn.send(error_frame(exc.errno_name, exc.message))
+    except OSError:
+        pass
+    finally:
+        conn.close()

@@ -1,0 +1,199 @@
+"""The process that is a running agent. It owns the agent socket, the tool broker, the
+agent's cgroup and every sandbox it starts, and reaps them itself (systemd is not
+PID 1 here, so nothing else would)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from cortexfs.agent_runtime import control, fs_ops, procs
+from cortexfs.agent_runtime.load import load_spec
+from cortexfs.agent_runtime.paths import RuntimePaths
+from cortexfs.agent_runtime.turn_runner import GRACE_SECONDS, TurnRunner, now
+from cortexfs.agent_runtime.turns import RUNNING, Turn
+from cortexfs.broker.server import Broker, BrokerAgent
+from cortexfs.errors import BadInput, Internal
+from cortexfs.jsonl_socket import Conn, Peer, listen
+from cortexfs.launch import cgroups
+from cortexfs.launch.chain import Launch
+from cortexfs.launch.identity import Operator
+from cortexfs.launch.plan import HostFacts, LaunchRequest, plan_launch
+from cortexfs.launch.spec import AgentRef
+
+# Finished turns kept for replay (a retried `send` or a `resume` with their id).
+KEPT_TURNS = 256
+
+
+@dataclass(frozen=True)
+class StartConfig:
+    ref: AgentRef
+    ctx_host: str
+    request: LaunchRequest
+    operator: Operator
+    operator_env: dict[str, str]
+    paths: RuntimePaths
+
+
+def log(message: str) -> None:
+    print(f"{now()} {message}", file=sys.stderr, flush=True)
+
+
+class Supervisor:
+    def __init__(self, cfg: StartConfig, host: HostFacts, first: Launch, owner: int) -> None:
+        self.cfg = cfg
+        self.host = host
+        self.identity = first.identity
+        self.owner = owner
+        self.started_at = now()
+        self.turns: dict[str, Turn] = {}
+        self.lock = threading.Lock()
+        self.stopping = threading.Event()
+        self.roots: set[int] = set()
+        self.cgroup: cgroups.Cgroup | None = None
+        home = f"{cfg.ctx_host}/home/{self.identity.uid}/agent/{cfg.ref.name}"
+        self.runner = TurnRunner(self._plan, home, cfg.ref.abi_path, cfg.paths.stderr, self.roots)
+        self.runner.last = first
+        agent = BrokerAgent(cfg.ref, cfg.ctx_host, self.identity, cfg.operator.is_root)
+        self.broker = Broker(cfg.paths.broker, agent, self._is_member)
+        self._listener: socket.socket | None = None
+
+    # -- derived on every turn -------------------------------------------------
+    def _plan(self, cwd: str | None) -> Launch:
+        spec = load_spec(self.cfg.ctx_host, self.cfg.ref)
+        launch = plan_launch(
+            spec, self.cfg.request, self.cfg.operator, self.cfg.operator_env,
+            self.cfg.ctx_host, self.cfg.paths.broker, self.host, cwd,
+        )  # fmt: skip
+        if launch.identity != self.identity:
+            raise BadInput(f"{spec.ref.controls}: the agent's identity changed; restart it")
+        return launch
+
+    def _is_member(self, peer: Peer) -> bool:
+        return procs.descends_from(peer.pid, set(self.roots))
+
+    # -- lifecycle -------------------------------------------------------------
+    def prepare(self) -> None:
+        paths = self.cfg.paths
+        os.makedirs(os.path.dirname(paths.socket), mode=0o755, exist_ok=True)
+        shutil.rmtree(paths.rundir, ignore_errors=True)
+        os.makedirs(paths.rundir, mode=0o711)
+        os.chmod(paths.rundir, 0o711)  # noqa: S103 - the agent reaches broker.sock, lists nothing
+        if self.host.cgroup:
+            host = cgroups.detect_cgroups()
+            if host is not None:
+                self.cgroup = cgroups.create(host, self.cfg.ref.key, self.cfg.request.limits)
+                cgroups.enter(self.cgroup, os.getpid())
+        self.broker.start()
+        self._listener = listen(paths.socket, 0o666)  # SO_PEERCRED decides who may talk
+        threading.Thread(target=self._accept, name="agent-accept", daemon=True).start()
+        self._publish("running\n", f"{os.getpid()}\n")
+        alias = f"{self.cfg.ctx_host}{self.cfg.ref.abi_path}.sock"
+        if os.readlink(alias) != paths.socket:
+            raise Internal(f"{alias} does not point to {paths.socket}")
+        state = {"pid": os.getpid(), "start_time": procs.start_time(os.getpid()),
+                 "socket": paths.socket, "agent": self.cfg.ref.abi_path}  # fmt: skip
+        with open(paths.state, "w", encoding="utf-8") as handle:
+            json.dump(state, handle)
+
+    def _publish(self, status: str, pid: str) -> None:
+        controls = f"{self.cfg.ctx_host}{self.cfg.ref.controls}"
+        alias = f"{self.cfg.ctx_host}{self.cfg.ref.abi_path}.sock"
+        gid = self.identity.gid if self.owner == self.identity.uid else self.owner
+        if status.startswith("running"):
+            fs_ops.run_as(self.owner, gid, [fs_ops.symlink(alias, self.cfg.paths.socket)])
+        try:
+            ops = [fs_ops.write(f"{controls}/status", status), fs_ops.write(f"{controls}/pid", pid)]
+            fs_ops.run_as(self.owner, gid, ops)
+        except Internal as exc:  # runtime state the mount may keep for itself
+            log(f"status not published: {exc.message}")
+
+    def serve(self) -> None:
+        signal.signal(signal.SIGTERM, lambda _s, _f: self.stopping.set())
+        signal.signal(signal.SIGINT, lambda _s, _f: self.stopping.set())
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+        log(f"serving {self.cfg.ref.abi_path} on {self.cfg.paths.socket}")
+        while not self.stopping.wait(0.5):
+            pass
+        self.shutdown()
+
+    def shutdown(self) -> None:
+        log("stopping")
+        if self._listener is not None:
+            self._listener.close()
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.cfg.paths.socket)
+        running = [t for t in list(self.turns.values()) if t.state == RUNNING]
+        for turn in running:
+            self.runner.cancel(turn)
+        deadline = time.monotonic() + GRACE_SECONDS + 3
+        while any(t.state == RUNNING for t in running) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.broker.stop()
+        self._publish("stopped\n", "")
+        shutil.rmtree(self.cfg.paths.rundir, ignore_errors=True)
+        if self.cgroup is not None:
+            cgroups.leave_and_remove(self.cgroup, os.getpid())
+
+    # -- the agent socket --------------------------------------------------------
+    def _accept(self) -> None:
+        assert self._listener is not None
+        requests = control.Requests(
+            self.owner, self._get_or_start, self.turns.get, self._cancel, self._status,
+            self.stopping.set,
+        )  # fmt: skip
+        while not self.stopping.is_set():
+            try:
+                sock, _ = self._listener.accept()
+            except OSError:
+                return
+            thread = threading.Thread(target=control.serve, args=(Conn(sock), requests))
+            thread.daemon = True
+            thread.start()
+
+    def _get_or_start(self, turn: Turn) -> Turn:
+        with self.lock:
+            existing = self.turns.get(turn.id)
+            if existing is not None:
+                return existing
+            finished = [k for k, t in self.turns.items() if t.state != RUNNING]
+            for key in finished[: max(0, len(finished) - KEPT_TURNS + 1)]:
+                del self.turns[key]  # oldest first: dicts keep insertion order
+            self.turns[turn.id] = turn
+        threading.Thread(target=self.runner.run, args=(turn,), daemon=True).start()
+        return turn
+
+    def _cancel(self, ident: str | None) -> list[str]:
+        chosen = [self.turns[ident]] if ident in self.turns else []
+        if ident is None:
+            chosen = list(self.turns.values())
+        return [t.id for t in chosen if self.runner.cancel(t)]
+
+    def _status(self) -> dict[str, Any]:
+        last = self.runner.last
+        identity = self.identity
+        return {
+            "agent": self.cfg.ref.name,
+            "path": self.cfg.ref.abi_path,
+            "state": "stopping" if self.stopping.is_set() else "running",
+            "pid": os.getpid(),
+            "socket": self.cfg.paths.socket,
+            "started_at": self.started_at,
+            "command": list(self.cfg.request.command),
+            "identity": {"uid": identity.uid, "gid": identity.gid,
+                         "groups": list(identity.groups), "umask": f"{identity.umask:04o}"},
+            "network": last.network.reason if last else None,
+            "cgroup": self.cgroup.dirs[0] if self.cgroup else None,
+            "notes": list(last.mounts.notes) if last else [],
+            "argv": list(last.argv) if last else [],
+            "turns": [t.summary() for t in self.turns.values()],
+        }  # fmt: skip

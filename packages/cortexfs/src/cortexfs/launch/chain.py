@@ -1,0 +1,122 @@
+"""The whole launch chain as one argv. Pure: the same inputs give the same argv, which is
+what the tests pin and what `ctx agent status` shows.
+
+    [pasta ... --] prlimit ... -- setpriv ... -- bwrap ... -- /ctx/bin/ctxterm ... -- ARGV
+
+pasta (when the network is granted) wraps everything so the sandbox's network namespace
+is its; prlimit sets hard limits while still privileged; setpriv sets the derived
+identity, the parent-death signal and no_new_privs; bubblewrap builds the namespaces and
+the mount view; ctxterm owns the terminal and the hosted command's process group.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from cortexfs.launch.identity import Identity
+from cortexfs.launch.limits import Limits, prlimit_args
+from cortexfs.launch.mounts import CTX, SANDBOX_TMP, MountPlan
+from cortexfs.launch.network import NetworkPlan
+from cortexfs.launch.spec import AgentSpec
+
+CTXTERM = f"{CTX}/bin/ctxterm"
+TSH = f"{CTX}/bin/tsh"
+HOSTNAME = "cortexfs"
+SANDBOX_PATH = f"{CTX}/bin:/usr/local/bin:/usr/bin:/bin"
+# Operator variables a hosted CLI needs to render text; nothing else crosses --clearenv.
+PASSTHROUGH = ("LANG", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TERM", "COLORTERM", "TZ")
+
+
+@dataclass(frozen=True)
+class HostTools:
+    bwrap: str
+    setpriv: str
+    prlimit: str
+    pasta: str | None
+
+
+@dataclass(frozen=True)
+class SystemView:
+    """How /bin, /lib... look on the host: a symlink target (merged /usr) or None (a dir)."""
+
+    links: tuple[tuple[str, str | None], ...]
+    nofile_hard: int
+
+
+@dataclass(frozen=True)
+class Launch:
+    argv: tuple[str, ...]
+    env: tuple[tuple[str, str], ...]
+    identity: Identity
+    network: NetworkPlan
+    mounts: MountPlan
+    limits: Limits
+    cgroup: bool
+
+
+def sandbox_env(
+    spec: AgentSpec, identity: Identity, operator_env: Mapping[str, str], user: str
+) -> list[tuple[str, str]]:
+    home = f"{CTX}/home/{identity.uid}"
+    env = [(k, operator_env[k]) for k in PASSTHROUGH if k in operator_env]
+    env += [
+        ("PATH", SANDBOX_PATH), ("HOME", SANDBOX_TMP), ("USER", user), ("LOGNAME", user),
+        ("CTX_ROOT", CTX), ("CTX_HOME", home), ("CTX_PATH", f"{CTX}/tool:{home}/tool"),
+        ("CTX_AGENT", spec.ref.name),
+    ]  # fmt: skip
+    defined = {key for key, _ in spec.env}
+    return [(k, v) for k, v in env if k not in defined] + list(spec.env)
+
+
+def _bwrap(
+    tools: HostTools, view: SystemView, env: list[tuple[str, str]], network: NetworkPlan,
+    mounts: MountPlan, limits: Limits,
+) -> list[str]:  # fmt: skip
+    argv = [
+        tools.bwrap, "--die-with-parent", "--unshare-pid", "--unshare-uts", "--unshare-ipc",
+        "--hostname", HOSTNAME, "--unshare-user", "--disable-userns", "--cap-drop", "ALL",
+    ]  # fmt: skip
+    if network.isolated:
+        argv.append("--unshare-net")
+    argv.append("--clearenv")
+    for key, value in env:
+        argv += ["--setenv", key, value]
+    argv += ["--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc"]
+    for path, target in view.links:
+        argv += ["--symlink", target, path] if target else ["--ro-bind", path, path]
+    argv += ["--proc", "/proc", "--dev", "/dev"]
+    argv += ["--perms", "1777", "--size", str(limits.tmp_bytes), "--tmpfs", SANDBOX_TMP]
+    for bind in mounts.binds:
+        argv += ["--bind" if bind.writable else "--ro-bind", bind.source, bind.target]
+    argv += ["--remount-ro", "/", "--chdir", mounts.cwd]
+    return argv
+
+
+def build_chain(
+    spec: AgentSpec,
+    identity: Identity,
+    operator_is_root: bool,
+    tools: HostTools,
+    view: SystemView,
+    network: NetworkPlan,
+    mounts: MountPlan,
+    limits: Limits,
+    cgroup: bool,
+    env: list[tuple[str, str]],
+    command: tuple[str, ...],
+    pty: bool,
+) -> Launch:
+    credentials = identity.setpriv_args() if operator_is_root else []
+    setpriv = [
+        tools.setpriv, *credentials, "--inh-caps=-all", "--no-new-privs",
+        "--pdeathsig", "KILL", "--",
+    ]  # fmt: skip
+    prlimit = [tools.prlimit, *prlimit_args(limits, view.nofile_hard, cgroup), "--"]
+    ctxterm = [CTXTERM, *(["--pty"] if pty else []), "--umask", f"{identity.umask:04o}", "--"]
+    argv = (
+        *network.prefix, *prlimit, *setpriv,
+        *_bwrap(tools, view, env, network, mounts, limits), "--",
+        *ctxterm, *(command or (TSH,)),
+    )  # fmt: skip
+    return Launch(argv, tuple(env), identity, network, mounts, limits, cgroup)

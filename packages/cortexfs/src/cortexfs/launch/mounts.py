@@ -1,0 +1,120 @@
+"""What the sandbox sees: the fixed system view, the runtime, /ctx, the workspace and the
+agent's mount rows, each only as far as policy grants it. Pure.
+
+A mount row is named in policy by its target's last component: `/opt/tools` needs
+`allow <type> mount:tools read` (bound read-only) or `... write` (bound read-write, only
+if the row says rw). Ungranted rows are left out; backing storage is never bound.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from cortexfs.errors import BadInput
+from cortexfs.launch.spec import AgentSpec
+from cortexfs.names import name_problem
+from cortexfs.runner_cli import SANDBOX_BROKER
+
+CTX = "/ctx"
+WORKSPACE = "/workspace"
+SYSTEM_RO = ("/usr", "/etc")
+SANDBOX_TMP = "/tmp"  # noqa: S108 - the sandbox's own tmpfs, never the host's /tmp
+# Options bubblewrap honours on every bind (nosuid, nodev) or by its nature (binds are
+# recursive); noexec it cannot apply, so such a row is refused rather than ignored.
+HONOURED_OPTIONS = frozenset({"bind", "rbind", "nosuid", "nodev"})
+
+
+@dataclass(frozen=True)
+class Bind:
+    source: str
+    target: str
+    writable: bool
+
+
+@dataclass(frozen=True)
+class MountPlan:
+    binds: tuple[Bind, ...]
+    ctx_writable: bool
+    cwd: str
+    notes: tuple[str, ...] = field(default=())  # rows left out or narrowed, and why
+
+
+def policy_name(target: str) -> str:
+    return target.rstrip("/").rsplit("/", 1)[-1]
+
+
+def _under(path: str, roots: tuple[str, ...]) -> bool:
+    return any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
+
+
+def _granted(spec: AgentSpec, target: str, writable: bool) -> tuple[bool, bool]:
+    """(bound at all, bound writable) for a bind the policy names by `target`."""
+    name = policy_name(target)
+    if name_problem(name):
+        raise BadInput(f"mount target {target!r}: {name!r} cannot be named in policy")
+    if writable and spec.allows("mount", name, "write"):
+        return True, True
+    return spec.allows("mount", name, "read"), False
+
+
+def _rows(
+    spec: AgentSpec, is_storage: Callable[[str], bool], taken: set[str]
+) -> tuple[list[Bind], list[str]]:
+    binds: list[Bind] = []
+    notes: list[str] = []
+    for row in spec.mounts:
+        where = f"{spec.ref.controls}/mount: {row.source} -> {row.target}"
+        unsupported = [o for o in row.options if o not in HONOURED_OPTIONS]
+        if unsupported:
+            raise BadInput(f"{where}: option {','.join(unsupported)} is not supported")
+        if is_storage(row.source):
+            raise BadInput(f"{where}: source is CortexFS backing storage; use /ctx")
+        if row.target in taken or _under(row.target, (CTX,)):
+            raise BadInput(f"{where}: target is already mounted")
+        bound, writable = _granted(spec, row.target, row.writable)
+        name = policy_name(row.target)
+        if not bound:
+            notes.append(f"{row.target}: left out (policy grants no mount:{name} read)")
+            continue
+        if row.writable and not writable:
+            notes.append(f"{row.target}: read-only (policy grants no mount:{name} write)")
+        taken.add(row.target)
+        binds.append(Bind(row.source, row.target, writable))
+    return binds, notes
+
+
+def plan_mounts(
+    spec: AgentSpec,
+    ctx_host: str,
+    ctx_writable: bool,
+    runtime_roots: tuple[str, ...],
+    workspace: str | None,
+    broker_host: str,
+    is_storage: Callable[[str], bool],
+    cwd: str | None = None,
+) -> MountPlan:
+    """Binds in the order bubblewrap applies them: runtime, /ctx, the agent's own object
+    (read-only over /ctx, so it cannot rewrite its policy or label), workspace, rows."""
+    binds = [Bind(r, r, False) for r in runtime_roots if not _under(r, SYSTEM_RO)]
+    binds.append(Bind(broker_host, SANDBOX_BROKER, False))
+    binds.append(Bind(ctx_host, CTX, ctx_writable))
+    for own in (spec.ref.abi_path, spec.ref.controls):
+        binds.append(Bind(ctx_host + own, CTX + own, False))
+    notes: list[str] = []
+    taken = {WORKSPACE} if workspace else set()
+    if workspace:
+        if is_storage(workspace):
+            raise BadInput(f"{workspace}: the workspace is CortexFS backing storage")
+        bound, writable = _granted(spec, WORKSPACE, True)
+        if bound:
+            binds.append(Bind(workspace, WORKSPACE, writable))
+        else:
+            taken.clear()
+            notes.append(f"{WORKSPACE}: left out (policy grants no mount:workspace read)")
+    rows, row_notes = _rows(spec, is_storage, taken)
+    binds += rows
+    if cwd is not None and (not cwd.startswith("/") or "/../" in f"{cwd}/"):
+        raise BadInput(f"cwd {cwd!r} must be an absolute path without '..'")
+    cwd = cwd or spec.cwd or (WORKSPACE if WORKSPACE in taken else SANDBOX_TMP)
+    return MountPlan(tuple(binds), ctx_writable, cwd, tuple(notes + row_notes))

@@ -1,0 +1,177 @@
+"""The launcher's smaller parts on their own: cgroups, session records, socket requests,
+frames, mountinfo."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+
+from cortexfs.agent_runtime import control, fs_ops
+from cortexfs.agent_runtime.sessions import SessionRef, begin_ops, cwd_key, end_ops
+from cortexfs.jsonl_socket import MAX_FRAME, Conn, FrameError
+from cortexfs.launch import cgroups
+from cortexfs.launch.limits import Limits
+from cortexfs.launch.mountcheck import mount_fstype
+
+
+def _mountinfo(tmp_path: Path, lines: list[str]) -> str:
+    path = tmp_path / "mountinfo"
+    path.write_text("".join(line + "\n" for line in lines))
+    return str(path)
+
+
+def test_cgroup_v1(tmp_path: Path) -> None:
+    points = {c: tmp_path / c for c in ("memory", "pids", "cpu")}
+    for point in points.values():
+        point.mkdir()
+    info = _mountinfo(
+        tmp_path,
+        [f"30 25 0:26 / {points[c]} rw,nosuid - cgroup cgroup rw,{c}" for c in points]
+        + ["31 25 0:27 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw"],
+    )
+    host = cgroups.detect_cgroups(info)
+    assert host == cgroups.CgroupHost(1, tuple((c, str(p)) for c, p in points.items()))
+    made = cgroups.create(host, "agent.x", Limits(memory_bytes=1 << 30, tasks=7, cpu_percent=150))
+    leaf = {c: p / "cortexfs" / "agent.x" for c, p in points.items()}
+    assert made == cgroups.Cgroup(1, tuple(str(p) for p in leaf.values()))
+    assert (leaf["memory"] / "memory.limit_in_bytes").read_text() == str(1 << 30)
+    assert (leaf["pids"] / "pids.max").read_text() == "7"
+    assert (leaf["cpu"] / "cpu.cfs_quota_us").read_text() == "150000"
+    cgroups.enter(made, 123)
+    assert (leaf["pids"] / "cgroup.procs").read_text() == "123"
+    for path in leaf.values():
+        for name in os.listdir(path):
+            os.unlink(path / name)
+    cgroups.leave_and_remove(made, 123)
+    assert not leaf["pids"].exists()
+    assert (points["pids"] / "cgroup.procs").read_text() == "123"
+
+
+def test_cgroup_v2_and_none(tmp_path: Path) -> None:
+    unified = tmp_path / "unified"
+    unified.mkdir()
+    info = _mountinfo(tmp_path, [f"31 25 0:27 / {unified} rw - cgroup2 cgroup2 rw"])
+    (unified / "cgroup.controllers").write_text("cpuset hugetlb\n")
+    assert cgroups.detect_cgroups(info) is None
+    (unified / "cgroup.controllers").write_text("cpu memory pids\n")
+    host = cgroups.detect_cgroups(info)
+    assert host == cgroups.CgroupHost(2, (("unified", str(unified)),))
+    made = cgroups.create(host, "agent.y", Limits())
+    leaf = unified / "cortexfs" / "agent.y"
+    assert made == cgroups.Cgroup(2, (str(leaf),))
+    assert (unified / "cgroup.subtree_control").read_text() == "+memory +pids +cpu"
+    assert (leaf / "cpu.max").read_text() == "200000 100000"
+    assert (leaf / "memory.max").read_text() == str(1 << 30)
+    assert cgroups.detect_cgroups(str(tmp_path / "missing")) is None
+
+
+def test_session_records() -> None:
+    ref = SessionRef("/c/home/7/agent/a", "/agent/a", 7, "s1")
+    begin = begin_ops(ref, "t1", "/workspace", "hi", "T0")
+    assert [op["op"] for op in begin] == [
+        "mkdir",
+        "mkdir",
+        "mkdir",
+        "mkdir",
+        "mkdir",
+        "mkdir",
+        "write_once",
+        "write_once",
+        "write",
+        "write",
+        "write",
+        "append",
+        "front",
+        "write",
+        "write",
+        "write_once",
+    ]
+    paths = {op["path"].removeprefix("/c/home/7/agent/a/"): op.get("data") for op in begin}
+    assert paths["session/s1/state"] == "active\n"
+    assert paths[f"session/index/by-cwd/{cwd_key('/workspace')}"] == "s1\n"
+    assert paths[f"session/index/by-uuid/{ref.uuid}"] == "s1\n"
+    assert json.loads(paths["session/s1/meta.json"] or "")["uuid"] == ref.uuid
+    assert ref.uuid == SessionRef("/elsewhere", "/agent/a", 7, "s1").uuid
+    end = end_ops(ref, "t1", "cancelled", "out", [{"type": "delta"}], "T1")
+    assert end[3] == fs_ops.write("/c/home/7/agent/a/session/s1/state", "idle\n")
+    assert json.loads(end[1]["data"]) == {
+        "role": "assistant",
+        "status": "cancelled",
+        "text": "out",
+        "ts": "T1",
+        "turn": "t1",
+    }
+
+
+def test_fs_ops_in_process(tmp_path: Path) -> None:
+    target = tmp_path / "d" / "list"
+    fs_ops.run_as(
+        os.geteuid(),
+        os.getegid(),
+        [
+            fs_ops.mkdir(str(tmp_path / "d")),
+            fs_ops.front(str(target), "b"),
+            fs_ops.front(str(target), "a"),
+            fs_ops.front(str(target), "b"),
+            fs_ops.write_once(str(tmp_path / "once"), "1"),
+            fs_ops.write_once(str(tmp_path / "once"), "2"),
+            fs_ops.append(str(tmp_path / "log"), "x"),
+            fs_ops.append(str(tmp_path / "log"), "y"),
+            fs_ops.symlink(str(tmp_path / "ln"), "/run/x"),
+            fs_ops.symlink(str(tmp_path / "ln"), "/run/x"),
+        ],
+    )
+    assert target.read_text() == "b\na\n"
+    assert ((tmp_path / "once").read_text(), (tmp_path / "log").read_text()) == ("1", "xy")
+    with pytest.raises(fs_ops.Internal, match="points to /run/x, not /run/y"):
+        fs_ops.run_as(os.geteuid(), 0, [fs_ops.symlink(str(tmp_path / "ln"), "/run/y")])
+
+
+@pytest.mark.parametrize(
+    ("frame", "message"),
+    [
+        ({"op": "send", "session": "../x"}, "is not a session name"),
+        ({"op": "send", "session": "index"}, "is not a session name"),
+        ({"op": "send", "scope": "shared"}, "scope 'shared' is not one of private, temp"),
+        ({"op": "send", "input": 3}, "input must be a string"),
+        ({"op": "send", "id": "x" * 200}, "id must be a printable string"),
+    ],
+)
+def test_send_requests_are_checked(frame: dict, message: str) -> None:
+    with pytest.raises(control.BadRequest, match=message):
+        control._turn_of(frame)
+
+
+def test_frames() -> None:
+    left, right = socket.socketpair()
+    conn = Conn(right)
+    left.sendall(b'{"a": 1}\n[2]\n{bad\n')
+    assert conn.recv() == {"a": 1}
+    for message in ("not a JSON object", "not JSON"):
+        with pytest.raises(FrameError, match=message):
+            conn.recv()
+    sender = threading.Thread(target=left.sendall, args=(b"x" * (MAX_FRAME + 2),), daemon=True)
+    sender.start()
+    with pytest.raises(FrameError) as caught:
+        conn.recv()
+    assert caught.value.errno_name == "EMSGSIZE"
+    left.close()
+    conn.close()
+
+
+def test_mountinfo_escapes(tmp_path: Path) -> None:
+    info = _mountinfo(
+        tmp_path,
+        [
+            "40 25 0:41 / /tmp/a\\040b rw,nosuid - fuse.cortexfs cortexfs rw",
+            "41 25 0:42 / /tmp/c rw - tmpfs tmpfs rw",
+        ],
+    )
+    assert mount_fstype("/tmp/a b", info) == "fuse.cortexfs"
+    assert mount_fstype("/tmp/c", info) == "tmpfs"
+    assert mount_fstype("/tmp/none", info) is None
