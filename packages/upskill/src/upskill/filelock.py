@@ -31,7 +31,9 @@ class FileLock:
         self._fd: int | None = None
 
     def __enter__(self) -> FileLock:
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        # O_NOFOLLOW: a lock file planted as a symlink must not create or open a file
+        # elsewhere (it fails with ELOOP, reported with the path).
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
         try:
             self._acquire(fd)
         except BaseException:

@@ -4,6 +4,7 @@ The one place HOME and the XDG base directories are resolved. Commands build
 a `World` once (`World.current()`), and everything that needs a user
 directory asks it: the git cache and fast-path state (`cache_dir`), the
 search index (`cache_dir / "index"`), the global config (`config_home`),
+the journals of interrupted runs (`state_dir`),
 and the client config files MCP servers and plugins are written to. Tests
 build one with a temporary HOME instead of patching the process.
 Project-or-global scope resolution builds on it (`upskill.lifecycle.scope`).
@@ -45,3 +46,14 @@ class World:
     def cache_dir(self) -> Path:
         """upskill's own cache: git mirrors, fast-path state, the search index."""
         return self.cache_home / "upskill"
+
+    @property
+    def state_home(self) -> Path:
+        """`$XDG_STATE_HOME`, else `~/.local/state`."""
+        return Path(self.env.get("XDG_STATE_HOME") or self.home / ".local" / "state")
+
+    @property
+    def state_dir(self) -> Path:
+        """upskill's machine-local run state: the journals of interrupted runs. Never
+        inside a project, so a cloned repository cannot carry one (docs/security.md)."""
+        return self.state_home / "upskill"

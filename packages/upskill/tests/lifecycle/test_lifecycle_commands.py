@@ -129,6 +129,7 @@ def test_doctor_buckets(cli, h, project, registry):
         "orphan_entries": [],
         "missing_plugins": [],
         "skipped_plugins": [],
+        "interrupted_runs": [],
     }
     (project / ".claude/rules/commits.md").unlink()
     h.write_item(registry, "rule", "style", "Changed.\n")
@@ -202,12 +203,15 @@ def test_symlinked_output_dir_is_refused(cli, project, registry, tmp_path):
     outside = tmp_path / "outside"
     outside.mkdir()
     (project / ".claude").symlink_to(outside)
-    out = cli.ok("add", str(registry), "--claude", cwd=project)
-    assert "kept existing file not written by upskill" in out.stderr
-    assert list(outside.iterdir()) == []
-    out = cli.run("add", str(registry), "--claude", "--force", cwd=project)
-    assert out.returncode == 1 and "symlink" in out.stderr
-    assert list(outside.iterdir()) == []
+    # never "kept existing file" for what lies behind the link (issue 13): refused by name
+    for force in ((), ("--force",)):
+        out = cli.run("add", str(registry), "--claude", *force, cwd=project)
+        assert out.returncode == 1
+        assert out.stderr.endswith(
+            f"upskill: error: {project / '.claude'}: refusing to use a symlinked directory\n"
+        )
+        assert "kept" not in out.stderr
+        assert list(outside.iterdir()) == []
 
 
 @pytest.mark.parametrize("quiet", [True, False])

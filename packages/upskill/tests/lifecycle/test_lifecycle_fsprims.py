@@ -29,6 +29,34 @@ from upskill.lifecycle.journal import (
 from upskill.lifecycle.observe import FOREIGN, Observer
 
 
+def _write_journal(
+    root: Path, ops: list[dict[str, object]], *, lockfile: str | None = None
+) -> Path:
+    """A journal as `apply_transaction` commits it, for the run staged in `root`: in the
+    state directory `root/st`, naming the staging directory and each staged file's sha256
+    (of what is staged now; an op whose file was already moved gets any digest)."""
+    staging = root / ".upskill" / "txn"
+    for op in ops:
+        staged = staging / str(op.get("staged", "-"))
+        if "sha256" not in op:
+            data = staged.read_bytes() if staged.is_file() else b"moved"
+            op["sha256"] = hashlib.sha256(data).hexdigest()
+    seen = os.lstat(staging)
+    record: dict[str, object] = {
+        "version": 2,
+        "root": os.path.realpath(root),
+        "staging": [seen.st_dev, seen.st_ino],
+        "ops": ops,
+        "lockfile": lockfile,
+    }
+    if lockfile is not None:
+        record["lockfile_sha256"] = hashlib.sha256((staging / lockfile).read_bytes()).hexdigest()
+    (root / "st").mkdir(mode=0o700, exist_ok=True)
+    journal_file = root / "st" / "journal.json"
+    journal_file.write_text(json.dumps(record))
+    return journal_file
+
+
 def _spy(monkeypatch: pytest.MonkeyPatch, name: str) -> list[str]:
     """Record the paths `fsops` passes to `os.<name>`."""
     calls: list[str] = []
@@ -126,13 +154,12 @@ def test_observer_classifies_every_kind_of_path(tmp_path: Path) -> None:
     (tmp_path / "blocker").write_text("file")
     os.mkfifo(tmp_path / "d" / "pipe")
     observer = Observer(tmp_path)
-    paths = ("d/f.md", "d/link.md", "d/sub", "via/x.md", "blocker/y.md", "missing/z.md")
+    paths = ("d/f.md", "d/link.md", "d/sub", "blocker/y.md", "missing/z.md")
     seen = observer.observe((*paths, "d/no.md", "d/pipe"))
     assert seen == {
         "d/f.md": (hashlib.sha256(b"hello\n").hexdigest(), 6),
         "d/link.md": FOREIGN,
         "d/sub": FOREIGN,
-        "via/x.md": FOREIGN,
         "blocker/y.md": None,
         "missing/z.md": None,
         "d/no.md": None,
@@ -144,6 +171,10 @@ def test_observer_classifies_every_kind_of_path(tmp_path: Path) -> None:
         st_.st_size,
         st_.st_mtime_ns,
     )
+    # behind a symlinked directory nothing is read: the run stops and names the link
+    with pytest.raises(UnsafePath, match="refusing to use a symlinked directory") as err:
+        observer.observe(["via/x.md"])
+    assert err.value.path == tmp_path / "via"
 
 
 def test_file_digest_never_follows_a_final_symlink(tmp_path: Path) -> None:
@@ -221,7 +252,9 @@ def test_apply_reports_what_it_wrote_as_the_disk_has_it(tmp_path: Path) -> None:
         (),
         b"{}\n",
     )
-    written = apply_transaction(tmp_path, tmp_path / ".upskill-lock.json", txn)
+    written = apply_transaction(
+        tmp_path, tmp_path / ".upskill-lock.json", txn, state=tmp_path / "st"
+    )
     for rel in (".claude/rules/a.md", ".agents/skills/s/SKILL.md"):
         st_ = os.lstat(tmp_path / rel)
         assert written[rel] == (st_.st_size, st_.st_mtime_ns)
@@ -234,15 +267,10 @@ def test_a_journal_pointing_outside_the_scope_is_refused(tmp_path: Path) -> None
     state = tmp_path / ".upskill"
     (state / "txn").mkdir(parents=True)
     (state / "txn" / "0").write_text("evil")
-    journal = {
-        "version": 1,
-        "ops": [{"op": "write", "path": "../escaped", "staged": "0"}],
-        "lockfile": None,
-    }
-    (state / "journal.json").write_text(json.dumps(journal))
-    with pytest.raises(JournalError, match="bad operation") as err:
-        recover(tmp_path, tmp_path / ".upskill-lock.json")
-    assert err.value.path == state / "journal.json"
+    journal_file = _write_journal(tmp_path, [{"op": "write", "path": "../escaped", "staged": "0"}])
+    with pytest.raises(JournalError, match="is not a relative path inside the scope") as err:
+        recover(tmp_path, tmp_path / ".upskill-lock.json", state=tmp_path / "st")
+    assert err.value.path == journal_file
     assert not (tmp_path.parent / "escaped").exists()
 
 
@@ -260,23 +288,23 @@ def test_saved_state_holds_the_stat_data_of_every_output(cli, project, registry)
 
 
 def test_replay_does_not_recreate_directories_of_files_already_moved(tmp_path: Path) -> None:
-    """A run killed after moving `gone/dir/a.md`; the user then deleted `gone/`."""
+    """A run killed after moving `.claude/skills/gone/SKILL.md`; the user then deleted
+    `.claude/`."""
     state = tmp_path / ".upskill"
     (state / "txn").mkdir(parents=True)
     (state / "txn" / "1").write_bytes(b"b\n")
-    journal = {
-        "version": 1,
-        "ops": [
-            {"op": "write", "path": "gone/dir/a.md", "staged": "0"},
-            {"op": "write", "path": "kept/b.md", "staged": "1"},
+    _write_journal(
+        tmp_path,
+        [
+            {"op": "write", "path": ".claude/skills/gone/SKILL.md", "staged": "0"},
+            {"op": "write", "path": ".agents/rules/b/RULE.md", "staged": "1"},
         ],
-        "lockfile": None,
-    }
-    (state / "journal.json").write_text(json.dumps(journal))
-    assert recover(tmp_path, tmp_path / ".upskill-lock.json") is True
-    assert not (tmp_path / "gone").exists()
-    assert (tmp_path / "kept/b.md").read_bytes() == b"b\n"
+    )
+    assert recover(tmp_path, tmp_path / ".upskill-lock.json", state=tmp_path / "st") is True
+    assert not (tmp_path / ".claude").exists()
+    assert (tmp_path / ".agents/rules/b/RULE.md").read_bytes() == b"b\n"
     assert sorted(p.name for p in state.iterdir()) == []
+    assert sorted(p.name for p in (tmp_path / "st").iterdir()) == []
 
 
 def _rename_spy(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -310,7 +338,9 @@ def test_new_directories_move_into_place_whole(
         (),
         b"{}\n",
     )
-    written = apply_transaction(tmp_path, tmp_path / ".upskill-lock.json", txn)
+    written = apply_transaction(
+        tmp_path, tmp_path / ".upskill-lock.json", txn, state=tmp_path / "st"
+    )
     # one rename per topmost missing directory, one per file in an existing one
     assert renames == [
         ".claude/skills",
@@ -344,7 +374,7 @@ def test_a_directory_appearing_before_the_move_is_filled_file_by_file(
         (),
         None,
     )
-    apply_transaction(tmp_path, tmp_path / ".upskill-lock.json", txn)
+    apply_transaction(tmp_path, tmp_path / ".upskill-lock.json", txn, state=tmp_path / "st")
     assert (tmp_path / ".agents/skills/mine.md").read_bytes() == b"mine\n"
     assert (tmp_path / ".agents/skills/s/SKILL.md").read_bytes() == b"s\n"
     assert (tmp_path / ".agents/rules/r/RULE.md").read_bytes() == b"r\n"
@@ -358,12 +388,12 @@ def test_replay_moves_what_is_left_of_a_staged_tree(tmp_path: Path) -> None:
     (state / "txn/tree/.github/skills/s/SKILL.md").write_bytes(b"g\n")
     (tmp_path / ".claude/skills/s").mkdir(parents=True)
     (tmp_path / ".claude/skills/s/SKILL.md").write_bytes(b"c\n")
-    ops = [
+    ops: list[dict[str, object]] = [
         {"op": "write", "path": p, "staged": f"tree/{p}"}
         for p in (".claude/skills/s/SKILL.md", ".github/skills/s/SKILL.md")
     ]
-    (state / "journal.json").write_text(json.dumps({"version": 1, "ops": ops, "lockfile": None}))
-    assert recover(tmp_path, tmp_path / ".upskill-lock.json") is True
+    _write_journal(tmp_path, ops)
+    assert recover(tmp_path, tmp_path / ".upskill-lock.json", state=tmp_path / "st") is True
     assert (tmp_path / ".claude/skills/s/SKILL.md").read_bytes() == b"c\n"
     assert (tmp_path / ".github/skills/s/SKILL.md").read_bytes() == b"g\n"
     assert sorted(p.name for p in state.iterdir()) == []
@@ -375,11 +405,11 @@ def test_a_journal_naming_a_file_outside_its_staging_is_refused(
 ) -> None:
     state = tmp_path / ".upskill"
     (state / "txn").mkdir(parents=True)
-    ops = [{"op": "write", "path": "x.md", "staged": staged}]
-    (state / "journal.json").write_text(json.dumps({"version": 1, "ops": ops, "lockfile": None}))
+    ops: list[dict[str, object]] = [{"op": "write", "path": ".claude/rules/x.md", "staged": staged}]
+    _write_journal(tmp_path, ops)
     with pytest.raises(JournalError, match="bad operation"):
-        recover(tmp_path, tmp_path / ".upskill-lock.json")
-    assert not (tmp_path / "x.md").exists()
+        recover(tmp_path, tmp_path / ".upskill-lock.json", state=tmp_path / "st")
+    assert not (tmp_path / ".claude").exists()
 
 
 def test_a_directory_appearing_at_the_move_is_filled_file_by_file(
@@ -401,7 +431,7 @@ def test_a_directory_appearing_at_the_move_is_filled_file_by_file(
         (),
         None,
     )
-    apply_transaction(tmp_path, tmp_path / ".upskill-lock.json", txn)
+    apply_transaction(tmp_path, tmp_path / ".upskill-lock.json", txn, state=tmp_path / "st")
     assert (tmp_path / ".agents/mine.md").read_bytes() == b"mine\n"
     assert (tmp_path / ".agents/skills/s/SKILL.md").read_bytes() == b"s\n"
     assert (tmp_path / ".agents/rules/r/RULE.md").read_bytes() == b"r\n"

@@ -53,7 +53,7 @@ def test_killed_add_is_completed_by_the_next_run(after, cli, h, project, registr
         json.loads(lock.read_text())  # never half-written
     cli.ok("add", str(registry), cwd=project)
     assert _tree(h, project) == expected
-    assert not (project / ".upskill" / "journal.json").exists()
+    assert not cli.journal(project).exists()
     assert not (project / ".upskill" / "txn").exists()
     assert cli.run("doctor", cwd=project).returncode == 0
 
@@ -83,7 +83,7 @@ def test_journal_replayed_by_remove(cli, h, project, registry):
     cli.ok("add", str(registry), "--claude", cwd=project)
     h.write_item(registry, "rule", "commits", "New.\n")
     # Kill right after the journal is committed: staged files exist, nothing moved yet.
-    journal = project / ".upskill" / "journal.json"
+    journal = cli.journal(project)
     for after in range(1, 20):
         out = cli.run("update", cwd=project, extra={FAULT: str(after)})
         if journal.exists():

@@ -5,12 +5,28 @@ silences everything but data and errors; colour only on a TTY without
 NO_COLOR. The dispatcher creates one console per run and hands it to the
 command. It is on the path of every command and of `--help`, so it imports
 nothing but `os` (no dataclasses, whose import pulls in `inspect`).
+
+Names, descriptions, sources, URLs and paths come from registries, lockfiles
+and search answers, which are data (docs/upskill/security.md). So every text
+a command hands the console passes `printable` first: C0 controls other than
+newline and tab, ESC, DEL and C1 are shown escaped (`\x1b`), and an OSC 52
+clipboard write, an OSC 8 link, a screen clear or a bare CR that rewrites a
+line never reach the terminal. The console's own colour is added after that.
+`json` output relies on JSON escaping instead.
 """
 
 from __future__ import annotations
 
 import os
 from typing import TextIO
+
+# Every code point a terminal may act on: C0 but newline and tab, DEL, C1.
+_ESCAPED = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0)) if c not in (9, 10)}
+
+
+def printable(text: str) -> str:
+    """`text` with every terminal control character shown escaped, e.g. `\\x1b`."""
+    return text.translate(_ESCAPED)
 
 
 class Console:
@@ -34,6 +50,7 @@ class Console:
     def progress(self, message: str) -> None:
         if self.quiet:
             return
+        message = printable(message)
         if self.tty:
             self.err.write(f"\r\x1b[2K{message}")
             self._live = True
@@ -50,26 +67,40 @@ class Console:
     def info(self, message: str) -> None:
         if not self.quiet:
             self.done()
-            self.err.write(message + "\n")
+            self.err.write(printable(message) + "\n")
 
-    def warn(self, message: str) -> None:
-        if self.quiet:  # -q: only errors and data
+    def warn(self, message: str, *, always: bool = False) -> None:
+        """`always`: the warning explains a failing exit code, so even -q shows it."""
+        if self.quiet and not always:  # -q: only errors and data
             return
         self.done()
-        self.err.write(self._paint("warning: ", "33") + message + "\n")
+        self.err.write(self._paint("warning: ", "33") + printable(message) + "\n")
+
+    def ask(self, question: str) -> None:
+        """A prompt on stderr, left open for the answer."""
+        self.done()
+        self.err.write(printable(question))
+        self.err.flush()
 
     def error(self, message: str) -> None:
         """The one shape of an error line, `upskill: error: <message>`, even under -q."""
         self.done()
-        self.err.write("upskill: " + self._paint("error: ", "31") + message + "\n")
+        self.err.write("upskill: " + self._paint("error: ", "31") + printable(message) + "\n")
 
     def internal(self, message: str) -> None:
         """A bug in upskill: `upskill: internal error: <message>`."""
         self.done()
-        self.err.write("upskill: " + self._paint("internal error: ", "31") + message + "\n")
+        self.err.write(
+            "upskill: " + self._paint("internal error: ", "31") + printable(message) + "\n"
+        )
 
     def data(self, text: str) -> None:
-        self.out.write(text)
+        self.out.write(printable(text))
+
+    def json(self, text: str) -> None:
+        """Output of `json.dumps` (ASCII, the default): every control character in it is
+        escaped already, but DEL, which is escaped here the JSON way."""
+        self.out.write(text.replace("\x7f", "\\u007f"))
 
     def _paint(self, text: str, code: str) -> str:
         return f"\x1b[{code}m{text}\x1b[0m" if self.color else text

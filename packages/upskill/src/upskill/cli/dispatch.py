@@ -3,7 +3,9 @@
 This is the one error boundary, as pre-commit's `error_handler` and pipx's
 `cli()` are: commands raise `UpskillError` and never print their own
 failure. Here it becomes one stderr line, ``upskill: error: <message>``,
-and the error's exit code. Anything else is a bug in upskill. It becomes
+and the error's exit code; an `OSError` naming a file (permission denied,
+read-only or full filesystem) is reported the same way with exit 1.
+Anything else is a bug in upskill. It becomes
 ``upskill: internal error: <type>: <message>`` and exit 70 rather than a
 raw traceback; `UPSKILL_DEBUG=1` prints the traceback as well.
 """
@@ -43,6 +45,11 @@ def dispatch(argv: list[str]) -> int:
         if isinstance(exc, UpskillError):
             boundary.console.error(str(exc))
             return exc.exit_code
+        if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
+            # The machine refused (EACCES, EROFS, ENOSPC, ...): the user's problem to fix,
+            # named by the file, not a bug in upskill.
+            boundary.console.error(f"{exc.filename}: {exc.strerror}")
+            return exitcodes.ERROR
         return _internal_error(boundary.console, exc)
 
 

@@ -17,6 +17,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 _TITLES = {
+    "interrupted_runs": "Journals (pending: the next add, update or remove completes the run; "
+    "foreign: inside the project, never replayed, delete it)",
     "missing_outputs": "Missing outputs (reinstall: upskill update)",
     "modified_outputs": "Edited outputs (kept by update; upskill update --force replaces them)",
     "stale_hashes": "Source changed since install (upskill update)",
@@ -30,7 +32,7 @@ _TITLES = {
 def run(args: argparse.Namespace, console: Console) -> int:
     import json
 
-    from upskill.lifecycle.doctor import Report, check
+    from upskill.lifecycle.doctor import Report, check, run_state
     from upskill.lifecycle.extensions import run_doctor
     from upskill.lifecycle.flow import hook_context
     from upskill.lifecycle.scope import resolve_scope
@@ -42,10 +44,11 @@ def run(args: argparse.Namespace, console: Console) -> int:
     session = Session(world, scope)
     lock = session.read_lock()
     buckets = check(scope.root, lock)
+    buckets["interrupted_runs"] = run_state(scope)
     buckets.update(run_doctor(hook_context(session, lock, (), True)))
     report = Report(buckets)
     if args.json:
-        console.data(json.dumps(buckets, indent=2) + "\n")
+        console.json(json.dumps(buckets, indent=2) + "\n")
         return 0 if report.clean else 1
     for key, title in _TITLES.items():
         entries = buckets.get(key) or []
@@ -57,6 +60,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
 
 def _describe(bucket: str, entry: dict[str, object]) -> str:
+    if bucket == "interrupted_runs":
+        return f"{entry['status']}: {entry['path']}"
     if bucket == "missing_outputs":
         return f"{entry['kind']} {entry['name']}: {', '.join(entry['missing_files'])}"  # type: ignore[arg-type]
     if bucket == "modified_outputs":

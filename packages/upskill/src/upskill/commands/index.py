@@ -42,7 +42,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     for refresh in refreshes:
         if refresh.warning:
             failed = True
-            console.err.write(f"warning: {refresh.warning}\n")  # the reason for exit 1, even -q
+            console.warn(refresh.warning, always=True)  # the reason for exit 1
         elif not args.quiet:
             noun = "item" if refresh.count == 1 else "items"
             console.data(f"{refresh.registry}: indexed {refresh.count} {noun}\n")

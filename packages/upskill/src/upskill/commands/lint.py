@@ -27,7 +27,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     targets = command_targets(args.paths)
     report = lint_targets(targets, strict=args.strict)
     if args.json:
-        console.data(render_json(report, cwd, strict=args.strict))
+        console.json(render_json(report, cwd, strict=args.strict))
     else:
         lines = render_text(report, cwd)
         if args.quiet:

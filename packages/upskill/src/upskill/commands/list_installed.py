@@ -28,7 +28,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     scope = resolve_scope(world, project=args.project, global_=args.global_)
     lock = read_lockfile(scope.lockfile)
     if args.json:
-        console.data(json.dumps(listing_json(lock), indent=2) + "\n")
+        console.json(json.dumps(listing_json(lock), indent=2) + "\n")
     else:
         console.data(listing_text(lock, scope.lockfile))
     return 0

@@ -56,11 +56,7 @@ def _targets(lock: Lockfile, names: list[str], source: str | None) -> tuple[set[
 
 
 def _confirm(console: Console, count: int, label: str) -> bool:
-    console.done()
-    console.err.write(
-        f"Remove {count} item{'s' if count != 1 else ''} installed from {label}? [y/N] "
-    )
-    console.err.flush()
+    console.ask(f"Remove {count} item{'s' if count != 1 else ''} installed from {label}? [y/N] ")
     answer = sys.stdin.readline().strip().lower()
     return answer in ("y", "yes")
 

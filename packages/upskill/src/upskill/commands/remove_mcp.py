@@ -50,7 +50,12 @@ def run(args: argparse.Namespace, console: Console) -> int:
         )
         kept = tuple(m for m in lock.mcps if m.name != args.name)
         new = dataclasses.replace(lock, mcps=kept)
-        apply_transaction(scope.root, scope.lockfile, Transaction((), (), serialise_lockfile(new)))
+        apply_transaction(
+            scope.root,
+            scope.lockfile,
+            Transaction((), (), serialise_lockfile(new)),
+            state=scope.state,
+        )
     for line in report.notices:
         console.info(line)
     for line in report.warnings:

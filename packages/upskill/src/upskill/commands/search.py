@@ -65,7 +65,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     if not public_ok and not usable:
         raise UpskillError("no registry could be searched")
     if args.json:
-        console.data(json.dumps({"results": [h.to_json() for h in results]}, indent=2) + "\n")
+        console.json(json.dumps({"results": [h.to_json() for h in results]}, indent=2) + "\n")
         return 0
     if not results:
         console.info(f"no results for {query!r}")

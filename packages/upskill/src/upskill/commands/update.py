@@ -48,11 +48,13 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
 
 def _nothing_changed(world: World, scope: Scope) -> bool:
+    import os
+
     from upskill.lifecycle import fastpath
     from upskill.state.config import load_config_paths
 
-    if (scope.root / ".upskill" / "journal.json").exists():
-        return False  # an interrupted run must be completed by the full path
+    if os.path.lexists(scope.journal) or (scope.root / ".upskill").is_symlink():
+        return False  # an interrupted run, or a state directory the full path refuses
     try:
         lock_bytes = scope.lockfile.read_bytes()
     except OSError:

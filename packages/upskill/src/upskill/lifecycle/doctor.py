@@ -8,6 +8,7 @@ wrote (hand edits), which `update` keeps and `update --force` replaces.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,11 +16,14 @@ from typing import Any
 
 from upskill.errors import UpskillError
 from upskill.lifecycle.hashing import tree_hash
+from upskill.lifecycle.journal import STATE_DIR
 from upskill.lifecycle.observe import observe
+from upskill.lifecycle.scope import JOURNAL_NAME, Scope
 from upskill.sources.spec import SourceError, SourceKind, SourceSpec, parse_label
 from upskill.state.lockfile import ItemRecord, Lockfile
 
 DRIFT_BUCKETS = (
+    "interrupted_runs",
     "missing_outputs",
     "modified_outputs",
     "stale_hashes",
@@ -45,6 +49,19 @@ class Report:
     @property
     def clean(self) -> bool:
         return self.problems == 0
+
+
+def run_state(scope: Scope) -> list[dict[str, str]]:
+    """Journals in the way of a clean state: this user's journal of an interrupted run
+    (`pending`), and a journal inside the project (`foreign`), which a repository can
+    carry and upskill never replays (docs/security.md)."""
+    found = []
+    if os.path.lexists(scope.journal):
+        found.append({"path": str(scope.journal), "status": "pending"})
+    planted = scope.root / STATE_DIR / JOURNAL_NAME
+    if os.path.lexists(planted):
+        found.append({"path": str(planted), "status": "foreign"})
+    return found
 
 
 def check(root: Path, lock: Lockfile) -> dict[str, list[Any]]:

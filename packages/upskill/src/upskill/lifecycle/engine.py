@@ -236,7 +236,10 @@ def plan_remove(scope: Scope, lock: Lockfile, keys: Iterable[str]) -> Outcome:
 def commit_outcome(scope: Scope, outcome: Outcome) -> dict[str, Stat]:
     """Apply the outcome; (size, mtime_ns) of every file written, by relative path."""
     return apply_transaction(
-        scope.root, scope.lockfile, outcome.transaction(read_optional(scope.lockfile))
+        scope.root,
+        scope.lockfile,
+        outcome.transaction(read_optional(scope.lockfile)),
+        state=scope.state,
     )
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -81,14 +82,24 @@ def _sign(directory: str, digest: Any) -> None:
 
 
 def output_stats(root: Path, paths: Iterable[str]) -> dict[str, list[int]] | None:
+    """(size, mtime_ns) of each output; None when one is missing or a directory on the way
+    is no longer a real directory (a symlink: the full run then refuses it by name)."""
     stats: dict[str, list[int]] = {}
     base = str(root)
+    directories: set[str] = set()
     for rel in paths:
         try:
             st = os.lstat(f"{base}/{rel}")
         except OSError:
             return None
         stats[rel] = [st.st_size, st.st_mtime_ns]
+        parent = rel.rpartition("/")[0]
+        while parent and parent not in directories:
+            directories.add(parent)
+            parent = parent.rpartition("/")[0]
+    for directory in directories:
+        if stat.S_ISLNK(os.lstat(f"{base}/{directory}").st_mode):
+            return None
     return stats
 
 

@@ -48,6 +48,7 @@ def commit(
             session.scope.root,
             session.scope.lockfile,
             Transaction((), (), serialise_lockfile(hooked.lock)),
+            state=session.scope.state,
         )
     known = dict(outcome.seen)
     digests = {o.path: o.sha256 for o in outcome.lock.outputs}

@@ -147,6 +147,21 @@ class ScopeDirs:
         self._made.add(directory)
 
 
+def real_dir(path: Path) -> bool:
+    """Whether `path` exists as a directory; raises `UnsafePath` when it is a symlink or
+    something other than a directory. upskill's own state and client directories are
+    never followed out of the scope."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return False
+    if stat.S_ISLNK(mode):
+        raise UnsafePath("refusing to use a symlinked directory", path=path)
+    if not stat.S_ISDIR(mode):
+        raise UnsafePath("expected a directory here", path=path)
+    return True
+
+
 def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
     """`upskill.fsio.atomic_write`, counted as one mutation for fault injection."""
     fsio.atomic_write(path, data, mode)

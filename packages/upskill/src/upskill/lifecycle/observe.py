@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from upskill.lifecycle.fsops import DirKind, ScopeDirs
+from upskill.lifecycle.fsops import DirKind, ScopeDirs, UnsafePath
 from upskill.lifecycle.hashing import NOT_REGULAR, FileState, probe
 from upskill.lifecycle.plan import Observation
 
-# Never equal to a real digest: a symlink (or a path through one) is never ours.
+# Never equal to a real digest: an output that is a symlink is never ours.
 FOREIGN = ("symlink", -1)
 
 
@@ -23,6 +23,7 @@ class Observer:
     """One run's read-only view of the scope tree."""
 
     def __init__(self, root: Path) -> None:
+        self._root = root
         self._base = f"{root}/"
         self._dirs = ScopeDirs(root)
         self.files: dict[str, FileState] = {}  # regular files read, by relative path
@@ -31,9 +32,11 @@ class Observer:
         return {rel: self._one(rel) for rel in paths}
 
     def _one(self, rel: str) -> Observation:
-        kind = self._dirs.kind(rel.rpartition("/")[0])[0]
+        kind, where = self._dirs.kind(rel.rpartition("/")[0])
         if kind is DirKind.SYMLINK:
-            return FOREIGN
+            # Never read (or report as "kept") what lies behind a symlinked client directory:
+            # it may be outside the scope. The run stops and names it instead.
+            raise UnsafePath("refusing to use a symlinked directory", path=self._root / where)
         if kind is not DirKind.DIR:
             return None
         seen = probe(self._base + rel)

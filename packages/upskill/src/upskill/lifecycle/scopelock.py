@@ -7,12 +7,14 @@ holds the lock, so concurrent runs serialise instead of clobbering each other.
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
 from upskill.errors import UpskillError
 from upskill.filelock import FileLock, LockTimeout
 from upskill.fsio import atomic_write
+from upskill.lifecycle.fsops import UnsafePath, real_dir
 
 LOCK_TIMEOUT_ENV = "UPSKILL_LOCK_TIMEOUT"
 STATE_GITIGNORE = (
@@ -38,9 +40,14 @@ class ScopeLock(FileLock):
         super().__init__(path, timeout=_timeout_from_env() if timeout is None else timeout)
 
     def __enter__(self) -> ScopeLock:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if not real_dir(self.path.parent):  # a symlinked `.upskill/` is refused, never followed
+            self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             super().__enter__()
+        except OSError as exc:
+            if exc.errno != errno.ELOOP:
+                raise
+            raise UnsafePath("refusing a lock file that is a symlink", path=self.path) from None
         except LockTimeout:
             raise ScopeBusy(
                 "another upskill process is writing this scope; try again when it finishes",

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from upskill.errors import UpskillError
 from upskill.lifecycle.catalog import SourceCatalog, load_catalog
+from upskill.lifecycle.confine import check_paths
 from upskill.lifecycle.fastpath import fingerprint_of
 from upskill.lifecycle.journal import recover
 from upskill.lifecycle.scope import Scope
@@ -57,7 +58,7 @@ class Session:
         return found
 
     def recover(self) -> bool:
-        return recover(self.scope.root, self.scope.lockfile)
+        return recover(self.scope.root, self.scope.lockfile, state=self.scope.state)
 
     def read_lock(self) -> Lockfile:
         """The lockfile as on disk now; parsed again only when its bytes changed (update reads
@@ -69,5 +70,8 @@ class Session:
         except OSError:
             return read_lockfile(self.scope.lockfile)  # its error names the file
         if self._lock_cache is None or self._lock_cache[0] != data:
-            self._lock_cache = (data, parse_lockfile(data, self.scope.lockfile))
+            lock = parse_lockfile(data, self.scope.lockfile)
+            # a lockfile is data a repository carries: its outputs are not ours until confined
+            check_paths((o.path for o in lock.outputs), self.scope.lockfile, "`outputs` entry")
+            self._lock_cache = (data, lock)
         return self._lock_cache[1]

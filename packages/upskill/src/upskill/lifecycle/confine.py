@@ -1,0 +1,51 @@
+"""Which scope paths upskill may write or delete, decided in one place.
+
+A lockfile and a journal are data, and a cloned repository can carry a
+lockfile (docs/security.md). So a path read from one is never trusted as
+"ours": before any use it must name a file inside a client output tree
+(the directories `render.tables.LAYOUTS` renders into) or one of the
+ancillary files upskill maintains, and nothing under `.git`. Symlinked
+directories on the way are refused where the path is used
+(`fsops.ScopeDirs`), since that depends on the disk, not on the path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from upskill.errors import UpskillError
+from upskill.lifecycle.ancillary import CLAUDE_MD, OPENCODE_JSON, VSCODE_SETTINGS
+from upskill.lifecycle.fsops import safe_relative
+from upskill.render.tables import LAYOUTS
+
+
+class UnconfinedPath(UpskillError):
+    """A path read from a lockfile or journal is not one upskill may touch."""
+
+
+OUTPUT_TREES: tuple[str, ...] = tuple(
+    sorted({layout.template.split("{n}", 1)[0] for layout in LAYOUTS.values()})
+)
+ANCILLARY_FILES: tuple[str, ...] = (CLAUDE_MD, OPENCODE_JSON, VSCODE_SETTINGS)
+
+
+def refusal(rel: str) -> str | None:
+    """Why `rel` (scope-relative, `/`-separated) may not be touched; None when it may."""
+    if not safe_relative(rel):
+        return "is not a relative path inside the scope"
+    if any(part.casefold() == ".git" for part in rel.split("/")):
+        return "is inside a .git directory"
+    if rel in ANCILLARY_FILES:
+        return None
+    if any(rel.startswith(tree) and len(rel) > len(tree) for tree in OUTPUT_TREES):
+        return None
+    return f"is outside the client output trees ({', '.join(OUTPUT_TREES)})"
+
+
+def check_paths(paths: Iterable[str], source: Path, what: str) -> None:
+    """Raise `UnconfinedPath` naming `source` and the first entry that may not be touched."""
+    for rel in paths:
+        why = refusal(rel)
+        if why is not None:
+            raise UnconfinedPath(f"{what} {rel!r} {why}; refusing to use it", path=source)

@@ -1,0 +1,5 @@
+"""The end-to-end CLI fixtures (`upskill_cli`) for the hostile corpus."""
+
+from upskill_cli import cli, h, make_git_source, project, registry
+
+__all__ = ["cli", "h", "make_git_source", "project", "registry"]
