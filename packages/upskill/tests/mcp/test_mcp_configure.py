@@ -11,6 +11,7 @@ from upskill.clientconf.clientcli import SubprocessCli
 from upskill.clientconf.places import Places, Scope
 from upskill.mcp.configure import McpReport, configure_servers
 from upskill.mcp.model import McpRecord, McpServer, Status, Target, server_from_values
+from upskill.mcp.ownership import digest
 from upskill.mcp.reconcile import Check, reconcile
 from upskill.mcp.unregister import unregister
 
@@ -30,12 +31,20 @@ ALL = (Target.CLAUDE, Target.COPILOT, Target.VSCODE, Target.OPENCODE)
 
 def run(
     fakes: Any, places: Places, servers: tuple[McpServer, ...], targets: tuple[Target, ...],
-    scope: Scope = Scope.PROJECT,
+    scope: Scope = Scope.PROJECT, after: McpReport | None = None,
 ) -> McpReport:  # fmt: skip
+    """`after`: a previous run whose records the lockfile now holds."""
+    recorded = {(r.name, r.client): r.sha256 for r in after.records} if after else None
     return configure_servers(
         servers, targets, scope=scope, bundle="b", places=places,
-        cli=SubprocessCli(fakes.env), env={"MY_KEY": SECRET},
+        cli=SubprocessCli(fakes.env), env={"MY_KEY": SECRET}, recorded=recorded,
     )  # fmt: skip
+
+
+def read_jsonc_member(path: Path, root: str, name: str) -> Any:
+    from upskill import jsonc
+
+    return jsonc.loads(path.read_text())[root][name]
 
 
 def read_json(path: Path) -> Any:
@@ -54,12 +63,12 @@ def test_cli_first_for_claude_and_copilot_project(
     assert fakes.argvs() == [
         ["claude", "mcp", "add", "my-tool", "--scope", "project", "-e", "API_KEY=${MY_KEY}",
          "--", "npx", "-y", "my-tool-mcp"],
-        ["copilot", "mcp", "add", "my-tool", "-e", "API_KEY=${MY_KEY}",
+        ["copilot", "mcp", "add", "my-tool", "--env", "API_KEY=${MY_KEY}",
          "--", "npx", "-y", "my-tool-mcp"],
         ["claude", "mcp", "add", "--transport", "http", "drawio", "https://mcp.draw.io/mcp",
          "--scope", "project", "-H", "Authorization: Bearer ${DRAWIO_TOKEN}"],
         ["copilot", "mcp", "add", "--transport", "http", "drawio", "https://mcp.draw.io/mcp",
-         "-H", "Authorization: Bearer ${DRAWIO_TOKEN}"],
+         "--header", "Authorization: Bearer ${DRAWIO_TOKEN}"],
     ]  # fmt: skip
     assert all(c["cwd"] == str(places.root) for c in fakes.calls())
     assert report.records == (
@@ -162,7 +171,7 @@ def test_jsonc_merge_keeps_comments_and_unrelated_keys(
     (places.root / ".vscode").mkdir()
     config = places.root / ".vscode/mcp.json"
     config.write_text(JSONC)
-    run(fakes, places, (REMOTE,), (Target.VSCODE,))
+    first = run(fakes, places, (REMOTE,), (Target.VSCODE,))
     assert (
         config.read_text()
         == """{
@@ -186,8 +195,9 @@ def test_jsonc_merge_keeps_comments_and_unrelated_keys(
     mtime = config.stat().st_mtime_ns
     run(fakes, places, (REMOTE,), (Target.VSCODE,))
     assert config.read_bytes() == before and config.stat().st_mtime_ns == mtime
-    records = (McpRecord("drawio", Target.VSCODE, Scope.PROJECT, "b", Status.INSTALLED),)
-    unregister(records, places=places, cli=SubprocessCli(fakes.env))
+    # the record carries the digest of the entry as written: only that entry is removed
+    assert first.records[0].sha256 == digest(read_jsonc_member(config, "servers", "drawio"))
+    unregister(first.records, places=places, cli=SubprocessCli(fakes.env))
     assert config.read_text() == JSONC
 
 
@@ -197,7 +207,7 @@ def test_idempotent_cli_rerun_overwrites_safely(
     fakes = fake_clients(present=("claude",))
     first = run(fakes, places, (LOCAL,), (Target.CLAUDE,))
     fakes.clear_log()
-    second = run(fakes, places, (LOCAL,), (Target.CLAUDE,))
+    second = run(fakes, places, (LOCAL,), (Target.CLAUDE,), after=first)
     assert first.records == second.records
     add = ["claude", "mcp", "add", "my-tool", "--scope", "project", "-e", "API_KEY=${MY_KEY}",
            "--", "npx", "-y", "my-tool-mcp"]  # fmt: skip

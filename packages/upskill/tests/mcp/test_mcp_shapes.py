@@ -8,7 +8,13 @@ import pytest
 
 from upskill.clientconf.places import Places, Scope
 from upskill.mcp.model import McpServer, Target, server_from_values
-from upskill.mcp.shapes import add_argv, config_entry, config_location, remove_argv
+from upskill.mcp.shapes import (
+    add_argv,
+    argument_problem,
+    config_entry,
+    config_location,
+    remove_argv,
+)
 
 LOCAL = server_from_values(
     "my-tool",
@@ -76,10 +82,11 @@ def test_claude_and_copilot_remote_argv() -> None:
     ]  # fmt: skip
     assert add_argv(REMOTE, Target.COPILOT, Scope.PROJECT) == [
         "copilot", "mcp", "add", "--transport", "http", "drawio", "https://mcp.draw.io/mcp",
-        "-H", "Authorization: Bearer ${DRAWIO_TOKEN}",
+        "--header", "Authorization: Bearer ${DRAWIO_TOKEN}",
     ]  # fmt: skip
+    # Copilot CLI 1.0.102 accepts only the long forms ("unexpected argument '-e' found")
     assert add_argv(LOCAL, Target.COPILOT, Scope.USER) == [
-        "copilot", "mcp", "add", "my-tool", "-e", "API_KEY=${MY_KEY}",
+        "copilot", "mcp", "add", "my-tool", "--env", "API_KEY=${MY_KEY}",
         "--", "npx", "-y", "my-tool-mcp",
     ]  # fmt: skip
 
@@ -129,3 +136,35 @@ def test_copilot_has_no_project_file() -> None:
 def test_neither_transport_is_rejected() -> None:
     with pytest.raises(ValueError, match="neither local nor remote"):
         server_from_values("x")
+
+
+@pytest.mark.parametrize(
+    ("env", "headers", "problem"),
+    [
+        ({"--scope": "user"}, {}, "invalid environment variable name '--scope'"),
+        ({"A B": "x"}, {}, "invalid environment variable name 'A B'"),
+        ({"1X": "x"}, {}, "invalid environment variable name '1X'"),
+        ({}, {"--scope": "x"}, "invalid header name '--scope'"),
+        ({}, {"X Y": "x"}, "invalid header name 'X Y'"),
+        ({}, {"Bad:Name": "x"}, "invalid header name 'Bad:Name'"),
+    ],
+)
+def test_keys_that_could_read_as_options_are_refused_before_any_argv(
+    env: dict[str, str], headers: dict[str, str], problem: str
+) -> None:
+    if env:
+        server = server_from_values("s", local={"command": "x", "env": env})
+    else:
+        server = server_from_values(
+            "s", remote={"type": "http", "url": "https://e", "headers": headers}
+        )
+    found = argument_problem(server)
+    assert found is not None and found.startswith(problem)
+
+
+def test_ordinary_keys_pass() -> None:
+    local = server_from_values("s", local={"command": "x", "env": {"API_KEY": "${K}", "_x1": "v"}})
+    remote = server_from_values(
+        "s", remote={"type": "http", "url": "https://e", "headers": {"X-Api-Key": "${K}"}}
+    )
+    assert argument_problem(local) is None and argument_problem(remote) is None

@@ -139,6 +139,26 @@ class Lookup:
     registered: bool
 
 
+ABSENT = object()  # `member`: no such entry (or no such file)
+
+
+def member(location: ConfigLocation, name: str) -> object:
+    """The value of `<root key>.<name>`, or `ABSENT` (raises ConfigFileError when the file
+    is unreadable or malformed)."""
+    path = _existing(location)
+    text = read_text(path)
+    if text is None or not text.strip():
+        return ABSENT
+    try:
+        data = jsonc.loads(text)
+    except jsonc.JsoncError as exc:
+        raise ConfigFileError(exc.message, path=path, line=exc.line) from None
+    servers = data.get(location.root_key) if isinstance(data, dict) else None
+    if not isinstance(servers, dict) or name not in servers:
+        return ABSENT
+    return servers[name]
+
+
 def lookup(location: ConfigLocation, name: str) -> Lookup:
     """Find `<root key>.<name>` (raises ConfigFileError when unreadable or malformed)."""
     path = _existing(location)

@@ -74,5 +74,11 @@ def run(args: argparse.Namespace, console: Console) -> int:
             console.info("completed an interrupted run first")
         outcome = plan()
         console.progress("writing")
-        messages = commit(session, outcome, selection=selection, bundles=hook_bundles(resolution))
+        messages = commit(
+            session,
+            outcome,
+            selection=selection,
+            bundles=hook_bundles(resolution),
+            force=args.force,
+        )
     return report_install(console, outcome, messages, verb="installed")

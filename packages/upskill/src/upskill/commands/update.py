@@ -159,6 +159,10 @@ def _full(
         resolution, outcome = planned
         console.progress("writing")
         messages = commit(
-            session, outcome, selection=selection or (), bundles=hook_bundles(resolution)
+            session,
+            outcome,
+            selection=selection or (),
+            bundles=hook_bundles(resolution),
+            force=args.force,
         )
     return report_update(console, outcome, messages)

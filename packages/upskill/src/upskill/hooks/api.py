@@ -29,6 +29,7 @@ class HookContext:
     lock: Lockfile  # the lockfile as it will be written (items/bundles/outputs final)
     dry_run: bool
     world: World  # cwd, HOME, XDG and the environment the hooks run with
+    force: bool = False  # `--force`: replace a user's same-named MCP server too
 
 
 @dataclass(frozen=True)

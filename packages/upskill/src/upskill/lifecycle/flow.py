@@ -19,7 +19,12 @@ from upskill.state.lockfile import Lockfile, serialise_lockfile
 
 
 def hook_context(
-    session: Session, lock: Lockfile, selection: Sequence[str], dry_run: bool
+    session: Session,
+    lock: Lockfile,
+    selection: Sequence[str],
+    dry_run: bool,
+    *,
+    force: bool = False,
 ) -> HookContext:
     return HookContext(
         root=session.scope.root,
@@ -28,6 +33,7 @@ def hook_context(
         lock=lock,
         dry_run=dry_run,
         world=session.world,
+        force=force,
     )
 
 
@@ -38,10 +44,11 @@ def commit(
     selection: Sequence[str],
     bundles: Sequence[ResolvedBundle] = (),
     removed_bundles: Sequence[str] = (),
+    force: bool = False,
 ) -> tuple[str, ...]:
     """Apply an outcome, let extension hooks update plugins/mcps, save fast-path state."""
     written = commit_outcome(session.scope, outcome)
-    ctx = hook_context(session, outcome.lock, selection, False)
+    ctx = hook_context(session, outcome.lock, selection, False, force=force)
     hooked = run_remove(ctx, removed_bundles) if removed_bundles else run_install(ctx, bundles)
     if hooked.lock != outcome.lock:
         apply_transaction(

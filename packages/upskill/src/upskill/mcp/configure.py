@@ -2,6 +2,8 @@
 
 CLI first, config file second; each (server, target) pair is independent, so
 one failure becomes a warning and a `skipped` record while the rest proceed.
+A same-named server upskill did not write is the user's (`mcp/ownership.py`):
+it is left as it is and reported, unless `--force` asks to replace it.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ from upskill.clientconf import configfile
 from upskill.clientconf.clientcli import ClientCli
 from upskill.clientconf.places import Places, Scope
 from upskill.errors import UpskillError
-from upskill.mcp import shapes
+from upskill.mcp import ownership, shapes
 from upskill.mcp.model import McpRecord, McpServer, Status, Target
+from upskill.mcp.ownership import Verdict
 
 
 @dataclass(frozen=True)
@@ -41,16 +44,17 @@ def _already_exists(output: str) -> bool:
 
 
 def _via_cli(
-    server: McpServer, target: Target, scope: Scope, places: Places, cli: ClientCli
+    server: McpServer, target: Target, scope: Scope, places: Places, cli: ClientCli, replace: bool
 ) -> tuple[Status | None, str]:
-    """Try the native CLI: (status, message), status None when the CLI is absent."""
+    """Try the native CLI: (status, message), status None when the CLI is absent. An
+    existing server of the name is removed and added again only when `replace`."""
     argv = shapes.add_argv(server, target, scope)
     if argv is None:
         return None, ""
     result = cli.run(argv, places.root)
     if result is None:
         return None, ""
-    if not result.ok and _already_exists(result.stdout + result.stderr):
+    if not result.ok and replace and _already_exists(result.stdout + result.stderr):
         # Safe overwrite: the definition in the bundle may have changed.
         remove = shapes.remove_argv(server.name, target, scope)
         if remove is not None:
@@ -78,6 +82,47 @@ def _via_file(
     return Status.INSTALLED, f"mcp {server.name}: configured for {target} in {location.path}"
 
 
+def _configure_one(
+    server: McpServer,
+    target: Target,
+    scope: Scope,
+    places: Places,
+    cli: ClientCli,
+    *,
+    was_configured: bool,
+    recorded: str | None,
+    force: bool,
+) -> tuple[Status, str, str | None]:
+    """(status, message, digest of the entry left) for one server and client.
+
+    When the client's CLI reports the name taken although its config file has no such
+    entry, the entry is somewhere upskill cannot inspect (the fakes in tests keep their
+    own state); it is replaced only when upskill recorded configuring it."""
+    location = shapes.doctor_location(target, scope, places)  # where the entry lives
+    verdict, _ = ownership.judge(
+        location, server.name, recorded, shapes.config_entry(server, target)
+    )
+    if verdict is Verdict.THEIRS and not force:
+        assert location is not None
+        return (
+            Status.SKIPPED,
+            f"mcp {server.name}: not configured for {target}: {location.path} already has a "
+            f"server {server.name!r} that upskill did not write (or it was edited since); "
+            "it is kept (use --force to replace it)",
+            None,
+        )
+    replace = (
+        force
+        or verdict in (Verdict.OURS, Verdict.SAME)
+        or (verdict is Verdict.FREE and was_configured)
+    )
+    status, message = _via_cli(server, target, scope, places, cli, replace)
+    if status is None:
+        status, message = _via_file(server, target, scope, places)
+    left = ownership.current_digest(location, server.name) if status is Status.INSTALLED else None
+    return status, message, left
+
+
 def configure_servers(
     servers: Iterable[McpServer],
     targets: Sequence[Target],
@@ -87,7 +132,11 @@ def configure_servers(
     places: Places,
     cli: ClientCli,
     env: Mapping[str, str],
+    recorded: Mapping[tuple[str, Target], str | None] | None = None,
+    force: bool = False,
 ) -> McpReport:
+    """`recorded`: each (server, client) upskill configured before, with the digest of the
+    entry it left when known."""
     records: list[McpRecord] = []
     notices: list[str] = []
     warnings: list[str] = []
@@ -98,9 +147,16 @@ def configure_servers(
             continue
         warnings += unset_env_warnings(server, env)
         for target in targets:
-            status, message = _via_cli(server, target, scope, places, cli)
-            if status is None:
-                status, message = _via_file(server, target, scope, places)
+            status, message, left = _configure_one(
+                server,
+                target,
+                scope,
+                places,
+                cli,
+                was_configured=(server.name, target) in (recorded or {}),
+                recorded=(recorded or {}).get((server.name, target)),
+                force=force,
+            )
             (notices if status is Status.INSTALLED else warnings).append(message)
-            records.append(McpRecord(server.name, target, scope, bundle, status))
+            records.append(McpRecord(server.name, target, scope, bundle, status, left))
     return McpReport(tuple(records), tuple(notices), tuple(warnings))

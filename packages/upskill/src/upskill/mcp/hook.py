@@ -16,7 +16,7 @@ from upskill.clientconf.places import client_scope, places_for
 from upskill.hooks.api import HookContext, HookResult, ResolvedBundle, warning_lines
 from upskill.mcp import records as conv
 from upskill.mcp.configure import configure_servers
-from upskill.mcp.model import ALL_TARGETS, Target, from_format
+from upskill.mcp.model import ALL_TARGETS, Status, Target, from_format
 from upskill.mcp.reconcile import reconcile
 from upskill.mcp.unregister import unregister
 from upskill.state.records import upsert
@@ -53,6 +53,11 @@ class McpHook:
                 mcps = tuple(m for m in mcps if (m.name, m.client) not in keys)
             if not servers:
                 continue
+            recorded = {
+                (r.name, r.client): r.sha256
+                for r in (conv.mcp_record(e, scope) for e in mcps)
+                if r.status is Status.INSTALLED
+            }
             report = configure_servers(
                 servers,
                 targets_for(ctx.selection),
@@ -61,6 +66,8 @@ class McpHook:
                 places=places,
                 cli=cli,
                 env=ctx.world.env,
+                recorded=recorded,
+                force=ctx.force,
             )
             messages += [*report.notices, *warning_lines(report.warnings)]
             mcps = upsert(mcps, [conv.mcp_entry(r) for r in report.records])

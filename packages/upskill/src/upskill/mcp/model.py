@@ -71,6 +71,7 @@ class McpRecord:
     scope: Scope
     bundle: str
     status: Status
+    sha256: str | None = None  # the config entry as upskill left it (`mcp/ownership.py`)
 
 
 def _pairs(value: object) -> tuple[tuple[str, str], ...]:

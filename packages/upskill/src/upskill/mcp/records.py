@@ -19,6 +19,7 @@ def mcp_record(entry: McpEntry, default_scope: Scope) -> McpRecord:
         scope=scope_of(entry.scope, default_scope),
         bundle=entry.bundle,
         status=Status(entry.status),
+        sha256=entry.sha256,
     )
 
 
@@ -29,4 +30,5 @@ def mcp_entry(record: McpRecord) -> McpEntry:
         scope=record.scope.value,
         bundle=record.bundle,
         status=record.status.value,
+        sha256=record.sha256,
     )

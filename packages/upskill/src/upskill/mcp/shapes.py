@@ -29,20 +29,37 @@ ROOT_KEY: dict[Target, str] = {
 }
 
 
-_SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]*$")
+_SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]*\Z")
+_ENV_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
+# An RFC 9110 (7230) token that does not start with `-`, so it can never read as an option.
+_HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z][!#$%&'*+.^_`|~0-9A-Za-z-]*\Z")
+
+# How each CLI spells the env and header options (Copilot CLI accepts only the long forms).
+_ENV_FLAG = {Target.CLAUDE: "-e", Target.COPILOT: "--env"}
+_HEADER_FLAG = {Target.CLAUDE: "-H", Target.COPILOT: "--header"}
 
 
 def argument_problem(server: McpServer) -> str | None:
     """Why a server cannot be passed to a client CLI safely, or None.
 
-    The name and a remote URL are positional arguments: a value starting with
-    `-` would be read as an option (argument injection from a bundle).
+    The name and a remote URL are positional arguments, env keys and header
+    names start an option's value: anything that could be read as an option
+    (argument injection from a bundle: `--scope`) or that the client would
+    mangle is refused before an argument list is built.
     """
     if not _SAFE_NAME.match(server.name):
         return f"invalid server name {server.name!r} (letters, digits, '.', '_', '-', '@')"
     t = server.transport
-    if isinstance(t, RemoteTransport) and not t.url.startswith(("https://", "http://")):
-        return f"remote url {t.url!r} must start with https:// or http://"
+    if isinstance(t, RemoteTransport):
+        if not t.url.startswith(("https://", "http://")):
+            return f"remote url {t.url!r} must start with https:// or http://"
+        bad = [k for k, _ in t.headers if not _HEADER_NAME.match(k)]
+        if bad:
+            return f"invalid header name {bad[0]!r} (an HTTP token, not starting with '-')"
+        return None
+    bad = [k for k, _ in t.env if not _ENV_KEY.match(k)]
+    if bad:
+        return f"invalid environment variable name {bad[0]!r} ([A-Za-z_][A-Za-z0-9_]*)"
     return None
 
 
@@ -89,11 +106,11 @@ def add_argv(server: McpServer, target: Target, scope: Scope) -> list[str] | Non
     if isinstance(t, RemoteTransport):
         argv = [exe, "mcp", "add", "--transport", t.type, server.name, t.url, *scope_args]
         for key, value in t.headers:
-            argv += ["-H", f"{key}: {value}"]
+            argv += [_HEADER_FLAG[target], f"{key}: {value}"]
         return argv
     argv = [exe, "mcp", "add", server.name, *scope_args]
     for key, value in t.env:
-        argv += ["-e", f"{key}={value}"]
+        argv += [_ENV_FLAG[target], f"{key}={value}"]
     return [*argv, "--", t.command, *t.args]
 
 

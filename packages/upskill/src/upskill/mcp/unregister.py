@@ -9,8 +9,9 @@ from upskill.clientconf import configfile
 from upskill.clientconf.clientcli import ClientCli
 from upskill.clientconf.places import Places
 from upskill.errors import UpskillError
-from upskill.mcp import shapes
+from upskill.mcp import ownership, shapes
 from upskill.mcp.model import McpRecord, Status
+from upskill.mcp.ownership import Verdict
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,10 @@ def _delete_from_file(record: McpRecord, places: Places) -> tuple[bool, str | No
 def unregister(records: Sequence[McpRecord], *, places: Places, cli: ClientCli) -> UnregisterReport:
     """Unregister each record (CLI first, config entry second); every record is dropped.
 
+    Only an entry that still has the digest upskill recorded is removed
+    (`mcp/ownership.py`): the user's own server of the same name, or one they
+    edited, stays.
+
     A record is dropped even when the client no longer knows the server: the
     server may have been removed out of band, and keeping the record would
     make doctor report it forever.
@@ -45,6 +50,14 @@ def unregister(records: Sequence[McpRecord], *, places: Places, cli: ClientCli) 
         where = f"mcp {record.name}: {record.client}"
         if record.status is Status.SKIPPED:
             notices.append(f"{where}: was never configured; record dropped")
+            continue
+        location = shapes.doctor_location(record.client, record.scope, places)
+        verdict, _ = ownership.judge(location, record.name, record.sha256)
+        if verdict not in (Verdict.OURS, Verdict.FREE):
+            # FREE: not in the file; the client's CLI may still hold it elsewhere
+            shown = location.path if location is not None else "its config"
+            why = "is not the one upskill wrote" if verdict is Verdict.THEIRS else "cannot be read"
+            warnings.append(f"{where}: the entry in {shown} {why}; left in place, record dropped")
             continue
         argv = shapes.remove_argv(record.name, record.client, record.scope)
         result = cli.run(argv, places.root) if argv is not None else None

@@ -25,7 +25,7 @@ MCP_STATUSES = ("installed", "skipped")
 PLUGIN_STATUSES = ("installed", "skipped", "instructions")
 _DEFAULT_STATUS = "installed"  # upstream reads a missing status as installed
 
-_MCP_FIELDS = ("name", "client", "scope", "bundle", "status")
+_MCP_FIELDS = ("name", "client", "scope", "bundle", "status", "sha256")
 _PLUGIN_FIELDS = ("name", "client", "identifier", "scope", "bundle", "status")
 
 _T = TypeVar("_T")
@@ -45,6 +45,9 @@ class McpEntry:
     bundle: str
     status: str = _DEFAULT_STATUS  # installed | skipped
     scope: str | None = None  # project | user; None: the scope of the lockfile
+    # sha256 of the config entry as upskill left it (`mcp/ownership.py`): only an entry
+    # that still has it is upskill's to replace or delete. None: not known to be ours.
+    sha256: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -122,8 +125,16 @@ def parse_mcp(raw: Any, index: int) -> McpEntry:
         scope=_get_choice(rec, "scope", where, SCOPES),
         bundle=_get_required(rec, str, "bundle", where),
         status=_get_choice(rec, "status", where, MCP_STATUSES) or _DEFAULT_STATUS,
+        sha256=_get_digest(rec, where),
         extra={k: v for k, v in rec.items() if k not in _MCP_FIELDS},
     )
+
+
+def _get_digest(d: Mapping[str, Any], where: str) -> str | None:
+    value = _get(d, str, "sha256", where)
+    if value is not None and (len(value) != 64 or set(value) - set("0123456789abcdef")):
+        raise RecordError(f"{where}: field `sha256` must be 64 lowercase hex digits")
+    return value
 
 
 def parse_plugin(raw: Any, index: int) -> PluginEntry:
@@ -146,7 +157,8 @@ def entry_to_json(entry: McpEntry | PluginEntry) -> dict[str, Any]:
     """Fields in upstream's order (an absent scope stays absent), then unknown ones."""
     order = _MCP_FIELDS if isinstance(entry, McpEntry) else _PLUGIN_FIELDS
     out = {key: getattr(entry, key) for key in order}
-    if out["scope"] is None:
-        del out["scope"]
+    for optional in ("scope", "sha256"):
+        if optional in out and out[optional] is None:
+            del out[optional]
     out.update(entry.extra)
     return out
