@@ -88,7 +88,8 @@ def test_resource_modes_and_bytes(tmp_path: Path) -> None:
     script.chmod(0o750)
     (rule,) = load_item_dir(tmp_path / "x")
     (resource,) = rule.resources
-    assert (resource.path, resource.data, resource.mode) == ("run.sh", b"\x00\x01binary", 0o750)
+    # installed as 0755: only 0644/0755 ever leave a registry (issue 13, "File modes")
+    assert (resource.path, resource.data, resource.mode) == ("run.sh", b"\x00\x01binary", 0o755)
 
 
 def test_crlf_and_bom_are_tolerated(tmp_path: Path) -> None:

@@ -11,9 +11,71 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+
+from upskill.errors import UpskillError
+
+MAX_SHARED_FILE_BYTES = 16 * 1024 * 1024
+
+
+class UnsafeFile(UpskillError):
+    """A file upskill will not read: not a regular file, too large, or reached through a
+    symlink that leaves the scope."""
+
+
+def _inside(path: str, base: str) -> bool:
+    return path == base or path.startswith(base.rstrip("/") + "/")
+
+
+def _check_within(path: Path, within: Path) -> None:
+    """Raise `UnsafeFile` when `path` really lies outside `within`, naming the symlink that
+    leads out: a directory on the way (`.upskill/` -> elsewhere), or the file itself."""
+    base = os.path.realpath(within)
+    if _inside(os.path.realpath(path), base):
+        return
+    step = within
+    parts = path.parts[len(within.parts) : -1] if path.is_relative_to(within) else ()
+    for part in parts:
+        step = step / part
+        if step.is_symlink() and not _inside(os.path.realpath(step), base):
+            raise UnsafeFile("refusing to use a symlinked directory", path=step)
+    raise UnsafeFile(
+        f"resolves outside {within} (a symlink); refusing to read or replace it", path=path
+    )
+
+
+def read_contained(
+    path: Path, *, within: Path | None, limit: int = MAX_SHARED_FILE_BYTES
+) -> bytes | None:
+    """The bytes of a file the user, a client or a repository may have put there (a client
+    config, `CLAUDE.md`, the lockfile, `.upskill/config.yaml`); None when it does not exist.
+
+    A repository can make any of them a symlink to a secret (`.mcp.json` -> `~/.claude.json`)
+    or a FIFO, so: the real path must stay inside `within` (the scope root; None for the
+    user's own files), the file is opened non-blocking and must be a regular file of at most
+    `limit` bytes. Refusals name the file and never quote what lies behind it.
+    """
+    if within is not None:
+        _check_within(path, within)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UnsafeFile("is not a regular file", path=path)
+        if info.st_size > limit:
+            raise UnsafeFile(f"is larger than {limit} bytes", path=path)
+        data = b"".join(iter(lambda: os.read(fd, 1 << 20), b""))
+        if len(data) > limit:
+            raise UnsafeFile(f"is larger than {limit} bytes", path=path)
+        return data
+    finally:
+        os.close(fd)
 
 
 def fsync_dir(path: Path) -> None:

@@ -172,7 +172,10 @@ def to_python(node: Node) -> object:
 def parse(text: str) -> Node:
     """Parse a whole document into a span tree (comments and trailing commas allowed)."""
     parser = _Parser(text)
-    node = parser.value()
+    try:
+        node = parser.value()
+    except RecursionError:  # a hostile file 100,000 brackets deep: one error, no traceback
+        raise JsoncError("invalid JSON: nested too deeply", line=1) from None
     if parser.peek():
         raise parser.fail("trailing content")
     return node

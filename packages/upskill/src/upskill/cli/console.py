@@ -25,8 +25,14 @@ _ESCAPED = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0)) if c no
 
 
 def printable(text: str) -> str:
-    """`text` with every terminal control character shown escaped, e.g. `\\x1b`."""
-    return text.translate(_ESCAPED)
+    """`text` with every terminal control character shown escaped, e.g. `\\x1b`; bytes of a
+    file name that are not UTF-8 are shown the same way."""
+    text = text.translate(_ESCAPED)
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        text = text.encode(errors="surrogateescape").decode(errors="backslashreplace")
+    return text
 
 
 class Console:

@@ -22,14 +22,12 @@ class ConfigFileError(UpskillError):
     """A client config file cannot be read, parsed or written."""
 
 
-def read_text(path: Path) -> str | None:
-    """The file's text, or None when it does not exist."""
+def read_text(path: Path, within: Path | None = None) -> str | None:
+    """The file's text, or None when it does not exist (`fsio.read_contained`: a regular
+    file, bounded, not reached through a symlink leaving `within`)."""
     try:
-        if path.stat().st_size > MAX_CONFIG_BYTES:
-            raise ConfigFileError("file is too large to be a client config", path=path)
-        return path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        return None
+        data = fsio.read_contained(path, within=within, limit=MAX_CONFIG_BYTES)
+        return None if data is None else data.decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise ConfigFileError(f"cannot read: {reason}", path=path) from None
@@ -67,7 +65,7 @@ def _edit(path: Path, text: str, edit: object, *args: object) -> str:
 def upsert(location: ConfigLocation, name: str, entry: dict[str, object]) -> bool:
     """Set `<root key>.<name>` to entry; True when the file changed."""
     path = _existing(location)
-    old = read_text(path)
+    old = read_text(path, location.within)
     if old is None or not old.strip():
         text = json.dumps({location.root_key: {name: entry}}, indent=2, ensure_ascii=False)
         write_text_atomic(path, text + "\n")
@@ -82,7 +80,7 @@ def upsert(location: ConfigLocation, name: str, entry: dict[str, object]) -> boo
 def delete(location: ConfigLocation, name: str) -> bool:
     """Delete `<root key>.<name>`; True when it was there. An absent file stays absent."""
     path = _existing(location)
-    old = read_text(path)
+    old = read_text(path, location.within)
     if old is None or not old.strip():
         return False
     new = _edit(path, old, jsonc.delete_member, (location.root_key, name))
@@ -94,7 +92,7 @@ def delete(location: ConfigLocation, name: str) -> bool:
 
 def _array_edit(location: ConfigLocation, value: str, *, add: bool) -> bool:
     path = _existing(location)
-    old = read_text(path)
+    old = read_text(path, location.within)
     if old is None or not old.strip():
         if not add:
             return False
@@ -121,7 +119,7 @@ def remove_from_array(location: ConfigLocation, value: str) -> bool:
 def array_contains(location: ConfigLocation, value: str) -> bool | None:
     """None when the file is absent; raises ConfigFileError when unreadable."""
     path = _existing(location)
-    text = read_text(path)
+    text = read_text(path, location.within)
     if text is None:
         return None
     try:
@@ -146,7 +144,7 @@ def member(location: ConfigLocation, name: str) -> object:
     """The value of `<root key>.<name>`, or `ABSENT` (raises ConfigFileError when the file
     is unreadable or malformed)."""
     path = _existing(location)
-    text = read_text(path)
+    text = read_text(path, location.within)
     if text is None or not text.strip():
         return ABSENT
     try:
@@ -162,7 +160,7 @@ def member(location: ConfigLocation, name: str) -> object:
 def lookup(location: ConfigLocation, name: str) -> Lookup:
     """Find `<root key>.<name>` (raises ConfigFileError when unreadable or malformed)."""
     path = _existing(location)
-    text = read_text(path)
+    text = read_text(path, location.within)
     if text is None:
         return Lookup(present_file=False, registered=False)
     try:

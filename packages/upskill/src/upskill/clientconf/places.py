@@ -55,6 +55,7 @@ class ConfigLocation:
     path: Path
     root_key: str
     alternatives: tuple[Path, ...] = ()
+    within: Path | None = None  # a project file: its real path must stay in the project
 
 
 def opencode_config(scope: Scope, places: Places, key: str) -> ConfigLocation:
@@ -62,5 +63,7 @@ def opencode_config(scope: Scope, places: Places, key: str) -> ConfigLocation:
 
     MCP servers (`mcp`) and plugins (`plugin`) share this file.
     """
-    folder = places.root if scope is Scope.PROJECT else places.config_home / "opencode"
-    return ConfigLocation(folder / "opencode.json", key, (folder / "opencode.jsonc",))
+    project = scope is Scope.PROJECT
+    folder = places.root if project else places.config_home / "opencode"
+    within = places.root if project else None
+    return ConfigLocation(folder / "opencode.json", key, (folder / "opencode.jsonc",), within)

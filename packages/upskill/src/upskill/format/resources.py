@@ -125,6 +125,26 @@ def names_are_exact(listing: list[Listed]) -> bool:
     )
 
 
+# Deeper than any real skill's resources; bounds the walk's recursion (and a hostile
+# registry's) well below Python's limit.
+MAX_RESOURCE_DEPTH = 64
+
+
+def installed_mode(st_mode: int) -> int:
+    """0755 for a file anyone may execute at the source, else 0644: a registry's setuid,
+    setgid, sticky or world-writable bits never reach the user's tree."""
+    return 0o755 if st_mode & stat.S_IXUSR else 0o644
+
+
+def _check_utf8(full: Path) -> None:
+    """A name that is not UTF-8 cannot be recorded (the lockfile is JSON) or written
+    the same on every machine: the source is refused, naming the file."""
+    try:
+        full.name.encode()
+    except UnicodeEncodeError:
+        raise FormatError("file name is not valid UTF-8", path=full) from None
+
+
 class _Walk:
     """The state of one `scan_files` walk (root resolved only if a symlink needs it)."""
 
@@ -151,6 +171,8 @@ class _Walk:
         for index, entry in enumerate(listing):
             full = base / entry.name
             relative = prefix + entry.name
+            if not entry.name.isascii():
+                _check_utf8(full)
             link = full.is_symlink() if verify and index == 0 else entry.link
             if link:
                 target = full.resolve()
@@ -162,6 +184,11 @@ class _Walk:
                 self.found.append((relative, full))
                 if entry.regular:
                     self.regular.add(relative)
+        if subdirs and prefix.count("/") >= MAX_RESOURCE_DEPTH:
+            raise FormatError(
+                f"resources nest deeper than {MAX_RESOURCE_DEPTH} directories",
+                path=base / subdirs[0],
+            )
         for name in subdirs:
             sub = base / name
             listed = list_dir(sub)
@@ -265,4 +292,4 @@ def _checked(
             f"resource is too large ({info.st_size} bytes, limit {MAX_RESOURCE_BYTES})",
             path=full,
         )
-    return Resource(relative, read(), stat.S_IMODE(info.st_mode))
+    return Resource(relative, read(), installed_mode(info.st_mode))

@@ -3,6 +3,14 @@
 YAML 1.2 keeps `no`, `yes`, `on` and `off` as strings, so a skill named `no`
 or a description `yes` round-trips. Duplicate keys are errors. ruamel is the
 reference parser; a libyaml fast path answers first when it provably agrees.
+
+YAML from a registry is data someone else wrote, so what a load returns is
+bounded (docs/upskill/security.md): plain dicts, lists and scalars, at most
+`MAX_DEPTH` levels deep and `MAX_VALUES` values once aliases are expanded.
+An alias bomb ("billion laughs"), a list that contains itself (`&a [*a]`) or
+5,000 nested brackets is one error naming the file, not a hang, unbounded
+memory or a traceback. Aliases are expanded into copies, so no caller ever
+sees a shared or cyclic structure.
 """
 
 from __future__ import annotations
@@ -18,6 +26,8 @@ if TYPE_CHECKING:
     from ruamel.yaml import YAML
 
 _TOP_KEY = re.compile(r"^([^\s#\-][^:]*?)\s*:(?:\s|$)")
+MAX_DEPTH = 64
+MAX_VALUES = 100_000
 
 
 @functools.cache
@@ -48,10 +58,42 @@ def load_yaml(text: str, path: Path, *, first_line: int = 1) -> Any:
     from upskill.format.yaml_fast import Defer, fast_load
 
     try:
-        return fast_load(text)
-    except Defer:
-        pass
-    return reference_load(text, path, first_line=first_line)
+        try:
+            value = fast_load(text)
+        except Defer:
+            value = reference_load(text, path, first_line=first_line)
+    except RecursionError:
+        raise FormatError(
+            f"invalid YAML: nested deeper than {MAX_DEPTH} levels", path=path, line=first_line
+        ) from None
+    return bounded(value, path, first_line)
+
+
+def bounded(value: Any, path: Path, line: int) -> Any:
+    """`value` rebuilt from plain containers, within `MAX_DEPTH` and `MAX_VALUES`."""
+    budget = [MAX_VALUES]
+
+    def copy(node: Any, depth: int) -> Any:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise FormatError(
+                f"invalid YAML: more than {MAX_VALUES} values once aliases are expanded",
+                path=path,
+                line=line,
+            )
+        if isinstance(node, dict | list) and depth >= MAX_DEPTH:
+            raise FormatError(
+                f"invalid YAML: nested deeper than {MAX_DEPTH} levels (or refers to itself)",
+                path=path,
+                line=line,
+            )
+        if isinstance(node, dict):
+            return {key: copy(item, depth + 1) for key, item in node.items()}
+        if isinstance(node, list):
+            return [copy(item, depth + 1) for item in node]
+        return node
+
+    return copy(value, 0)
 
 
 def reference_load(text: str, path: Path, *, first_line: int = 1) -> Any:

@@ -15,6 +15,7 @@ from typing import Any
 
 from upskill import jsonc
 from upskill.errors import UpskillError
+from upskill.fsio import read_contained
 
 CLAUDE_MD = "CLAUDE.md"
 OPENCODE_JSON = "opencode.json"
@@ -45,7 +46,9 @@ def _load(current: bytes, path: str) -> tuple[dict[str, Any], str | None]:
         raise AncillaryError(f"cannot update: not UTF-8 ({exc.reason})", path=path) from exc
     try:
         value, jsonc_text = json.loads(text), None
-    except json.JSONDecodeError:
+    except RecursionError:
+        raise AncillaryError("cannot update: JSON nested too deeply", path=path) from None
+    except ValueError:
         try:
             value, jsonc_text = jsonc.loads(text), text
         except jsonc.JsoncError as exc:
@@ -105,8 +108,7 @@ def ancillary_updaters(
     return out
 
 
-def read_optional(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
+def read_optional(path: Path, root: Path) -> bytes | None:
+    """A file in the scope `root` upskill edits or replaces, if it exists: a regular file
+    inside the scope, never a FIFO or a symlink to a secret (`fsio.read_contained`)."""
+    return read_contained(path, within=root)

@@ -186,7 +186,7 @@ def _ancillary(root: Path, desired: Desired) -> tuple[Write, ...]:
                 has_rules[render_target(c)] = True
     writes = []
     for rel, update in ancillary_updaters(frozenset(targets), has_rules).items():
-        new = update(read_optional(root / rel))
+        new = update(read_optional(root / rel, root))
         if new is not None:
             writes.append(Write(rel, new))
     return tuple(writes)
@@ -238,7 +238,7 @@ def commit_outcome(scope: Scope, outcome: Outcome) -> dict[str, Stat]:
     return apply_transaction(
         scope.root,
         scope.lockfile,
-        outcome.transaction(read_optional(scope.lockfile)),
+        outcome.transaction(read_optional(scope.lockfile, scope.root)),
         state=scope.state,
     )
 

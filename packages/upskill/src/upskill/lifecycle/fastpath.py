@@ -52,16 +52,19 @@ def local_signature(root: Path) -> str:
     its subdirectories in name order, `.git` skipped, symlinked directories not
     entered), with one `lstat` per file and none per directory."""
     digest = hashlib.sha256()
-    _sign(str(root), digest)
+    pending = [str(root)]  # a stack, not recursion: a source may nest arbitrarily deep
+    while pending:
+        pending.extend(reversed(_sign(pending.pop(), digest)))
     return digest.hexdigest()
 
 
-def _sign(directory: str, digest: Any) -> None:
+def _sign(directory: str, digest: Any) -> list[str]:
+    """Sign the files of `directory`; its subdirectories to sign next, in name order."""
     try:
         with os.scandir(directory) as it:
             entries = sorted(it, key=lambda e: e.name)
     except OSError:
-        return
+        return []
     subdirs = []
     for entry in entries:
         try:
@@ -76,9 +79,9 @@ def _sign(directory: str, digest: Any) -> None:
             st = entry.stat(follow_symlinks=False)
         except OSError:
             continue
-        digest.update(f"{entry.path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_mode}\n".encode())
-    for path in subdirs:
-        _sign(path, digest)
+        line = f"{entry.path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_mode}\n"
+        digest.update(line.encode(errors="surrogateescape"))  # a name need not be UTF-8
+    return subdirs
 
 
 def output_stats(root: Path, paths: Iterable[str]) -> dict[str, list[int]] | None:
@@ -142,7 +145,7 @@ def tracks_client_state(lock_bytes: bytes) -> bool:
     """
     try:
         lock = json.loads(lock_bytes)
-    except ValueError:
+    except (ValueError, RecursionError):  # the full path reports what is wrong
         return True
     return type(lock) is not dict or bool(lock.get("plugins")) or bool(lock.get("mcps"))
 
@@ -158,7 +161,7 @@ def unchanged(
     """True when nothing an update depends on differs from the saved state."""
     try:
         saved = json.loads(path.read_bytes())
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return False
     if type(saved) is not dict or saved.get("version") != STATE_VERSION:
         return False

@@ -79,7 +79,7 @@ def save_state(
         # later update must report again: the fast path may not vouch for this state.
         path.unlink(missing_ok=True)
         return
-    lock_bytes = read_optional(session.scope.lockfile) or b""
+    lock_bytes = read_optional(session.scope.lockfile, session.scope.root) or b""
     state = fastpath.snapshot(
         lock_bytes=lock_bytes,
         config_paths=load_config_paths(session.world),

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from upskill.errors import UpskillError
+from upskill.fsio import read_contained
 from upskill.lifecycle.catalog import SourceCatalog, load_catalog
 from upskill.lifecycle.confine import check_paths
 from upskill.lifecycle.fastpath import fingerprint_of
@@ -64,11 +65,11 @@ class Session:
         """The lockfile as on disk now; parsed again only when its bytes changed (update reads
         it before fetching and again under the scope lock)."""
         try:
-            data = self.scope.lockfile.read_bytes()
-        except FileNotFoundError:
-            return Lockfile()
+            data = read_contained(self.scope.lockfile, within=self.scope.root)
         except OSError:
             return read_lockfile(self.scope.lockfile)  # its error names the file
+        if data is None:
+            return Lockfile()
         if self._lock_cache is None or self._lock_cache[0] != data:
             lock = parse_lockfile(data, self.scope.lockfile)
             # a lockfile is data a repository carries: its outputs are not ours until confined

@@ -138,7 +138,7 @@ def config_location(target: Target, scope: Scope, places: Places) -> ConfigLocat
     key = ROOT_KEY[target]
     if target is Target.CLAUDE:
         if scope is Scope.PROJECT:
-            return ConfigLocation(places.root / ".mcp.json", key)
+            return ConfigLocation(places.root / ".mcp.json", key, within=places.root)
         return ConfigLocation(places.home / ".claude.json", key)
     if target is Target.COPILOT:
         if scope is Scope.PROJECT:
@@ -146,7 +146,7 @@ def config_location(target: Target, scope: Scope, places: Places) -> ConfigLocat
         return ConfigLocation(places.home / ".copilot" / "mcp-config.json", key)
     if target is Target.VSCODE:
         if scope is Scope.PROJECT:
-            return ConfigLocation(places.root / ".vscode" / "mcp.json", key)
+            return ConfigLocation(places.root / ".vscode" / "mcp.json", key, within=places.root)
         base = (
             places.home / "Library" / "Application Support" if places.macos else places.config_home
         )

@@ -74,7 +74,7 @@ def search_public(
     body = fetch(search_url(query, limit, env), TIMEOUT_SECONDS)
     try:
         data = json.loads(body)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # also not UTF-8, or a 5,000-digit number
         raise PublicSearchError("skills.sh answered with malformed JSON") from None
     skills = data.get("skills") if isinstance(data, dict) else None
     if not isinstance(skills, list):

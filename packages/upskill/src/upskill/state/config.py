@@ -45,16 +45,20 @@ def load_config_paths(world: World) -> tuple[Path, Path]:
 def load_config(world: World) -> Config:
     """The global config with the project's merged over it."""
     global_path, project_path = load_config_paths(world)
-    return merged(read_config(global_path), read_config(project_path))
+    return merged(read_config(global_path), read_config(project_path, within=world.cwd))
 
 
-def read_config(path: Path) -> Config:
+def read_config(path: Path, *, within: Path | None = None) -> Config:
+    """`within`: the project a project config must not leave (`fsio.read_contained`)."""
+    from upskill.fsio import read_contained
+
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return Config()
+        data = read_contained(path, within=within)
+        if data is None:
+            return Config()
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read config: {exc}", path=path) from exc
+        raise ConfigError(f"cannot read config: {exc}", path=path) from None
     return parse_config(text, path)
 
 

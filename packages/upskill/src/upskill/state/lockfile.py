@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from upskill.errors import UpskillError
+from upskill.fsio import read_contained
 from upskill.state.records import (
     McpEntry,
     PluginEntry,
@@ -151,24 +152,27 @@ class Lockfile:
 
 
 def read_lockfile(path: Path) -> Lockfile:
-    """Read a lockfile; a missing file is an empty lock."""
+    """Read a lockfile; a missing file is an empty lock. It must be a regular file in its
+    scope (`fsio.read_contained`): a repository can make it a symlink or a FIFO."""
     try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return Lockfile()
+        data = read_contained(path, within=path.parent)
     except OSError as exc:
         raise LockfileError(f"cannot read lockfile: {exc.strerror}", path=path) from exc
+    if data is None:
+        return Lockfile()
     return parse_lockfile(data, path)
 
 
 def parse_lockfile(data: bytes, path: Path) -> Lockfile:
     try:
         raw = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except RecursionError:
+        raise LockfileError("malformed lockfile: JSON nested too deeply", path=path) from None
+    except (UnicodeDecodeError, ValueError) as exc:  # ValueError: also a 5,000-digit number
         line = getattr(exc, "lineno", None)
         raise LockfileError(
             f"malformed lockfile (invalid JSON): {exc}", path=path, line=line
-        ) from exc
+        ) from None
     if type(raw) is not dict:
         raise LockfileError("malformed lockfile: top level must be an object", path=path)
     schema = raw.get("schema")
