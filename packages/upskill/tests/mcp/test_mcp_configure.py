@@ -337,3 +337,28 @@ def test_unwritable_config_location_is_a_skip(
         "cannot read: Not a directory",
     )
     assert (places.root / ".vscode").read_text() == "a file where a directory should be"
+
+
+def test_values_from_records_are_checked_on_the_remove_side_too(
+    fake_clients: Callable[..., Any], places: Places
+) -> None:
+    """A lockfile is data: a record's name or identifier that would read as an option never
+    reaches a client CLI (issue 24, 5)."""
+    from upskill.plugins.model import PluginRecord, PluginStatus
+    from upskill.plugins.uninstall import uninstall_plugins
+
+    fakes = fake_clients(present=("claude",))
+    cli = SubprocessCli(fakes.env)
+    bad = McpRecord("--scope", Target.CLAUDE, Scope.USER, "b", Status.INSTALLED)
+    result = unregister([bad], places=places, cli=cli)
+    assert result.warnings == (
+        "mcp --scope: claude: not removed: invalid server name '--scope' "
+        "(letters, digits, '.', '_', '-', '@'); record dropped",
+    )
+    plugin = PluginRecord("p", "claude", "--rf", Scope.USER, "b", PluginStatus.INSTALLED)
+    report = uninstall_plugins([plugin], places=places, cli=cli)
+    assert report.warnings == (
+        "plugin p (claude): not uninstalled: refusing '--rf': it would be read as a "
+        "command-line option",
+    )
+    assert fakes.argvs() == []

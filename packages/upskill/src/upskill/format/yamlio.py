@@ -5,7 +5,9 @@ or a description `yes` round-trips. Duplicate keys are errors. ruamel is the
 reference parser; a libyaml fast path answers first when it provably agrees.
 
 YAML from a registry is data someone else wrote, so what a load returns is
-bounded (docs/upskill/security.md): plain dicts, lists and scalars, at most
+bounded (docs/upskill/security.md): plain dicts, lists and scalars (str, int,
+float, bool, null, timestamps; `!!binary`, `!!set` and other types are
+refused, and so is a value its constructor rejects, `2024-02-30`), at most
 `MAX_DEPTH` levels deep and `MAX_VALUES` values once aliases are expanded.
 An alias bomb ("billion laughs"), a list that contains itself (`&a [*a]`) or
 5,000 nested brackets is one error naming the file, not a hang, unbounded
@@ -15,8 +17,10 @@ sees a shared or cyclic structure.
 
 from __future__ import annotations
 
+import datetime
 import functools
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +32,8 @@ if TYPE_CHECKING:
 _TOP_KEY = re.compile(r"^([^\s#\-][^:]*?)\s*:(?:\s|$)")
 MAX_DEPTH = 64
 MAX_VALUES = 100_000
+# What a load may return besides dicts and lists (ruamel's timestamps are dates).
+_SCALARS = (str, int, float, bool, type(None), datetime.date)
 
 
 @functools.cache
@@ -57,16 +63,47 @@ def load_yaml(text: str, path: Path, *, first_line: int = 1) -> Any:
     """
     from upskill.format.yaml_fast import Defer, fast_load
 
-    try:
+    def parse() -> Any:
         try:
-            value = fast_load(text)
+            return fast_load(text)
         except Defer:
-            value = reference_load(text, path, first_line=first_line)
+            return _ruamel(text, path, first_line)
+
+    return _checked(parse, path, first_line)
+
+
+def reference_load(text: str, path: Path, *, first_line: int = 1) -> Any:
+    """ruamel alone: the reference the fast path is tested against."""
+    return _checked(lambda: _ruamel(text, path, first_line), path, first_line)
+
+
+def _checked(parse: Callable[[], Any], path: Path, first_line: int) -> Any:
+    """`parse()`, with a value its constructor rejects or nesting too deep reported as
+    an error naming the file, and the result `bounded`."""
+    try:
+        value = parse()
     except RecursionError:
         raise FormatError(
             f"invalid YAML: nested deeper than {MAX_DEPTH} levels", path=path, line=first_line
         ) from None
+    except (ValueError, TypeError, OverflowError) as exc:
+        # a value the constructors reject: `2024-02-30`, `!!int abc`, a 5,000-digit number
+        raise FormatError(f"invalid YAML value: {exc}", path=path, line=first_line) from None
     return bounded(value, path, first_line)
+
+
+def _ruamel(text: str, path: Path, first_line: int) -> Any:
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    try:
+        return _load_or_reset(text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = first_line + mark.line if mark is not None else None
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise FormatError(f"invalid YAML: {problem}", path=path, line=line) from None
+    except YAMLError as exc:
+        raise FormatError(f"invalid YAML: {exc}", path=path, line=first_line) from None
 
 
 def bounded(value: Any, path: Path, line: int) -> Any:
@@ -91,24 +128,14 @@ def bounded(value: Any, path: Path, line: int) -> Any:
             return {key: copy(item, depth + 1) for key, item in node.items()}
         if isinstance(node, list):
             return [copy(item, depth + 1) for item in node]
+        if not isinstance(node, _SCALARS):
+            kind = "binary" if isinstance(node, bytes) else type(node).__name__
+            raise FormatError(
+                f"invalid YAML value: {kind} values are not supported", path=path, line=line
+            )
         return node
 
     return copy(value, 0)
-
-
-def reference_load(text: str, path: Path, *, first_line: int = 1) -> Any:
-    """ruamel alone: the reference the fast path is tested against."""
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
-
-    try:
-        return _load_or_reset(text)
-    except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = first_line + mark.line if mark is not None else None
-        problem = exc.problem or exc.context or "invalid YAML"
-        raise FormatError(f"invalid YAML: {problem}", path=path, line=line) from None
-    except YAMLError as exc:
-        raise FormatError(f"invalid YAML: {exc}", path=path, line=first_line) from None
 
 
 def top_level_key_lines(text: str, *, first_line: int = 1) -> dict[str, int]:

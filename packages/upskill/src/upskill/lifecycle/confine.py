@@ -11,13 +11,15 @@ directories on the way are refused where the path is used
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from upskill.errors import UpskillError
 from upskill.lifecycle.ancillary import CLAUDE_MD, OPENCODE_JSON, VSCODE_SETTINGS
 from upskill.lifecycle.fsops import safe_relative
 from upskill.render.tables import LAYOUTS
+from upskill.state.lockfile import Lockfile
+from upskill.state.records import McpEntry, PluginEntry
 
 
 class UnconfinedPath(UpskillError):
@@ -41,6 +43,26 @@ def refusal(rel: str) -> str | None:
     if any(rel.startswith(tree) and len(rel) > len(tree) for tree in OUTPUT_TREES):
         return None
     return f"is outside the client output trees ({', '.join(OUTPUT_TREES)})"
+
+
+def check_records(lock: Lockfile, source: Path, *, project: bool) -> None:
+    """A project lockfile describes project-scope MCP and plugin records only: one that
+    says `scope: user` would make upskill edit or remove the user's own global servers
+    and plugins on a cloned repository's say-so."""
+    if not project:
+        return
+    records: tuple[tuple[str, Sequence[McpEntry | PluginEntry]], ...] = (
+        ("mcps", lock.mcps),
+        ("plugins", lock.plugins),
+    )
+    for key, entries in records:
+        for index, entry in enumerate(entries):
+            if entry.scope == "user":
+                raise UnconfinedPath(
+                    f"`{key}[{index}]` ({entry.name}) has scope `user`: a project lockfile "
+                    "holds project-scope records only; refusing to use it",
+                    path=source,
+                )
 
 
 def check_paths(paths: Iterable[str], source: Path, what: str) -> None:

@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from upskill.errors import UpskillError
 from upskill.fsio import read_contained
 from upskill.lifecycle.catalog import SourceCatalog, load_catalog
-from upskill.lifecycle.confine import check_paths
+from upskill.lifecycle.confine import check_paths, check_records
 from upskill.lifecycle.fastpath import fingerprint_of
 from upskill.lifecycle.journal import recover
-from upskill.lifecycle.scope import Scope
+from upskill.lifecycle.scope import Scope, ScopeKind
 from upskill.sources.fetch import Fetched, Fetcher
 from upskill.sources.spec import SourceSpec
 from upskill.state.lockfile import Lockfile, parse_lockfile, read_lockfile
@@ -74,5 +74,6 @@ class Session:
             lock = parse_lockfile(data, self.scope.lockfile)
             # a lockfile is data a repository carries: its outputs are not ours until confined
             check_paths((o.path for o in lock.outputs), self.scope.lockfile, "`outputs` entry")
+            check_records(lock, self.scope.lockfile, project=self.scope.kind is ScopeKind.PROJECT)
             self._lock_cache = (data, lock)
         return self._lock_cache[1]

@@ -19,7 +19,7 @@ from upskill.mcp.configure import configure_servers
 from upskill.mcp.model import ALL_TARGETS, Status, Target, from_format
 from upskill.mcp.reconcile import reconcile
 from upskill.mcp.unregister import unregister
-from upskill.state.records import upsert
+from upskill.state.records import McpEntry, upsert
 
 
 def targets_for(selection: Sequence[str]) -> tuple[Target, ...]:
@@ -27,6 +27,17 @@ def targets_for(selection: Sequence[str]) -> tuple[Target, ...]:
     if not selection:
         return ALL_TARGETS
     return tuple(t for t in ALL_TARGETS if t.value in selection)
+
+
+def _targets(
+    selection: Sequence[str], bundle: str, recorded: Sequence[McpEntry]
+) -> tuple[Target, ...]:
+    """The run's selection; without one (a bare `update`), the clients the bundle's servers
+    were recorded for, so an update never spreads a server to clients nobody chose."""
+    if selection:
+        return targets_for(selection)
+    mine = {e.client for e in recorded if e.bundle == bundle}
+    return tuple(t for t in ALL_TARGETS if t.value in mine) if mine else ALL_TARGETS
 
 
 class McpHook:
@@ -60,7 +71,7 @@ class McpHook:
             }
             report = configure_servers(
                 servers,
-                targets_for(ctx.selection),
+                _targets(ctx.selection, resolved.name, mcps),
                 scope=scope,
                 bundle=resolved.name,
                 places=places,

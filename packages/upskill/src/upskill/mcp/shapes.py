@@ -39,6 +39,13 @@ _ENV_FLAG = {Target.CLAUDE: "-e", Target.COPILOT: "--env"}
 _HEADER_FLAG = {Target.CLAUDE: "-H", Target.COPILOT: "--header"}
 
 
+def name_problem(name: str) -> str | None:
+    """Why a server name may not reach a client CLI, or None (install and remove side)."""
+    if not _SAFE_NAME.match(name):
+        return f"invalid server name {name!r} (letters, digits, '.', '_', '-', '@')"
+    return None
+
+
 def argument_problem(server: McpServer) -> str | None:
     """Why a server cannot be passed to a client CLI safely, or None.
 
@@ -47,8 +54,9 @@ def argument_problem(server: McpServer) -> str | None:
     (argument injection from a bundle: `--scope`) or that the client would
     mangle is refused before an argument list is built.
     """
-    if not _SAFE_NAME.match(server.name):
-        return f"invalid server name {server.name!r} (letters, digits, '.', '_', '-', '@')"
+    problem = name_problem(server.name)
+    if problem is not None:
+        return problem
     t = server.transport
     if isinstance(t, RemoteTransport):
         if not t.url.startswith(("https://", "http://")):

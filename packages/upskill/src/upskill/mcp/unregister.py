@@ -51,6 +51,10 @@ def unregister(records: Sequence[McpRecord], *, places: Places, cli: ClientCli) 
         if record.status is Status.SKIPPED:
             notices.append(f"{where}: was never configured; record dropped")
             continue
+        problem = shapes.name_problem(record.name)
+        if problem is not None:  # the lockfile is data: checked as the install side checks
+            warnings.append(f"{where}: not removed: {problem}; record dropped")
+            continue
         location = shapes.doctor_location(record.client, record.scope, places)
         verdict, _ = ownership.judge(location, record.name, record.sha256)
         if verdict not in (Verdict.OURS, Verdict.FREE):

@@ -45,12 +45,21 @@ def _scope_args(client: str, scope: Scope) -> list[str]:
     return ["--scope", scope.value] if client == "claude" else []
 
 
+def value_problem(value: str) -> str | None:
+    """Why `value` may not reach a client CLI's argument list (it would read as an option,
+    or is blank), or None. The install and the remove side both ask."""
+    if value.startswith("-") or not value.strip():
+        return f"refusing {value!r}: it would be read as a command-line option"
+    return None
+
+
 def argument_problem(descriptor: PluginDescriptor) -> str | None:
-    """A value that would be read as a CLI option (starts with `-`), or None."""
+    """A descriptor value that may not reach a client CLI (`value_problem`), or None."""
     values = [v for v in vars(descriptor).values() if isinstance(v, str)]
     for value in values:
-        if value.startswith("-") or not value.strip():
-            return f"refusing {value!r}: it would be read as a command-line option"
+        problem = value_problem(value)
+        if problem is not None:
+            return problem
     return None
 
 

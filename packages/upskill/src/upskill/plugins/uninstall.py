@@ -39,6 +39,10 @@ def uninstall_plugins(
         if record.status is not PluginStatus.INSTALLED:
             continue
         where = f"plugin {record.name} ({record.client})"
+        problem = steps.value_problem(record.identifier)
+        if problem is not None:  # the lockfile is data: checked as the install side checks
+            warnings.append(f"{where}: not uninstalled: {problem}")
+            continue
         if record.client == "opencode" and _from_opencode_config(record, places):
             notices.append(f"{where}: removed from opencode.json")
             continue
