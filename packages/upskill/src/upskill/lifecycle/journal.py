@@ -44,6 +44,7 @@ from upskill.lifecycle.fsops import (
     FAULTS,
     DirKind,
     ScopeDirs,
+    UnsafePath,
     atomic_write,
     exists_at,
     move_staged,
@@ -112,6 +113,7 @@ def apply_transaction(
     dirs = ScopeDirs(root)
     # validate containment before touching anything; note writes into new directories
     into_new = [not dirs.check_parent(w.path) for w in txn.writes]
+    _preflight(root, dirs, txn, into_new)
     staging = _fresh_staging(root)
     ops: list[dict[str, object]] = []
     written: dict[str, Stat] = {}
@@ -150,6 +152,45 @@ def apply_transaction(
     atomic_write(state / JOURNAL, json.dumps(record, indent=1).encode(), 0o600)
     _roll_forward(root, lockfile, record, state=state, replay=False)
     return written
+
+
+# Room kept free beyond the bytes a transaction writes (directories, the journal).
+_SPACE_MARGIN = 1 << 20
+
+
+def _preflight(root: Path, dirs: ScopeDirs, txn: Transaction, into_new: list[bool]) -> None:
+    """What can be checked before the commit point is checked before anything is staged,
+    so that a run fails whole instead of half-applied: no directory where a file goes,
+    every directory written into is writable, and the filesystem has room."""
+    for write, new in zip(txn.writes, into_new, strict=True):
+        if new:
+            continue  # its directory does not exist yet: nothing can be in the way
+        try:
+            mode = os.lstat(root / write.path).st_mode
+        except FileNotFoundError:
+            continue
+        if stat.S_ISDIR(mode):
+            raise UnsafePath("a directory is in the way of an output file", path=root / write.path)
+    for directory in sorted(_written_dirs(dirs, txn)):
+        target = root / directory if directory else root
+        if not os.access(target, os.W_OK):
+            raise UnsafePath("cannot write here: permission denied", path=target)
+    needed = sum(len(w.data) for w in txn.writes) + len(txn.lockfile or b"") + _SPACE_MARGIN
+    fs = os.statvfs(root)
+    if fs.f_bavail * fs.f_frsize < needed:
+        raise UnsafePath(f"not enough free space: {needed} bytes needed", path=root)
+
+
+def _written_dirs(dirs: ScopeDirs, txn: Transaction) -> set[str]:
+    """The existing directories a transaction creates entries in: each path's parent, or
+    its nearest existing ancestor when the parent is new."""
+    found = {""} if txn.lockfile is not None else set()
+    for rel in [w.path for w in txn.writes] + [r.path for r in txn.removes]:
+        parent = rel.rpartition("/")[0]
+        while parent and dirs.kind(parent)[0] is not DirKind.DIR:
+            parent = parent.rpartition("/")[0]
+        found.add(parent)
+    return found
 
 
 def _make_private_dir(state: Path) -> None:
