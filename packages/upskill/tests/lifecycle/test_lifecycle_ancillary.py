@@ -29,7 +29,8 @@ def test_opencode_json_create_append_noop():
         "model": "x",
         "instructions": ["a.md", ".agents/rules/**/RULE.md"],
     }
-    assert appended.endswith(b"}\n")
+    # edited in place, layout kept (issue 13: strict JSON is no longer rewritten)
+    assert appended == b'{"model": "x", "instructions": ["a.md", ".agents/rules/**/RULE.md"]}'
     assert opencode_json(appended) is None
     assert json.loads(opencode_json(b'{"$schema": "s"}')) == {
         "$schema": "s",
@@ -116,3 +117,14 @@ def test_cli_never_modifies_existing_claude_md_and_remove_leaves_ancillary(cli, 
     cli.ok("remove", "-y", "--source", f"local:{registry}", cwd=project)
     assert (project / ".vscode/settings.json").read_bytes() == settings
     assert (project / "opencode.json").is_file()
+
+
+def test_strict_json_keeps_numbers_duplicates_and_bom() -> None:
+    """A strict-JSON settings.json is edited as text: `1e5` stays `1e5`, a duplicate key
+    and the BOM stay (issue 13, "Smaller")."""
+    current = b'\xef\xbb\xbf{\n  "editor.fontSize": 1e5,\n  "a": 1,\n  "a": 2\n}\n'
+    new = vscode_settings(current)
+    assert new is not None
+    assert new.startswith(b'\xef\xbb\xbf{\n  "editor.fontSize": 1e5,\n  "a": 1,\n  "a": 2,')
+    assert b'"chat.instructionsFilesLocations"' in new and new.endswith(b"}\n")
+    assert vscode_settings(new) is None

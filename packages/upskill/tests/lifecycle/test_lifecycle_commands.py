@@ -241,3 +241,19 @@ def test_update_keeps_items_of_an_unreachable_source(cli, h, project, registry, 
     assert ("rule", "extra") in {(i["kind"], i["name"]) for i in lock_of(project)["items"]}
     out = cli.run("add", str(other), cwd=project)
     assert out.returncode == 1 and "local source not found" in out.stderr
+
+
+def test_as_naming_another_installed_item_is_refused(cli, project, registry):
+    """`--as commits` over the installed rule `commits` would silently replace it."""
+    cli.ok("add", str(registry), "commits", "--claude", cwd=project)
+    before = (project / ".claude/rules/commits.md").read_bytes()
+    out = cli.run("add", str(registry), "style", "--as", "commits", "--claude", cwd=project)
+    assert out.returncode == 1
+    assert out.stderr.endswith(
+        f"upskill: error: rule 'commits' is already installed (as 'commits' from "
+        f"local:{registry}); installing 'style' under that name would replace it: remove it "
+        "first or choose another name with --as\n"
+    )
+    assert (project / ".claude/rules/commits.md").read_bytes() == before
+    cli.ok("add", str(registry), "style", "--as", "house-style", "--claude", cwd=project)
+    cli.ok("add", str(registry), "style", "--as", "house-style", "--claude", cwd=project)

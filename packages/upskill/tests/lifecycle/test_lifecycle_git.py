@@ -254,3 +254,23 @@ def test_https_source_through_git_insteadof_and_historical_label_migration(
         "https://gitlab.com/group/sub/skills@v1"
     )
     assert "v1." in (project / ".claude/rules/style.md").read_text()
+
+
+def test_a_corrupted_mirror_is_rebuilt_and_git_errors_are_shown_whole(repo, tmp_path):
+    """issue 13, "Smaller": a corrupted cache no longer fails forever; a git failure shows
+    all of git's stderr, not its last line."""
+    src, commits = repo
+    cache = GitCache(tmp_path / "cache", default_runner(os.environ))
+    first = cache.checkout(src.url, None)
+    bare = first.tree.parent.parent / "repo.git"
+    (bare / "HEAD").write_text("garbage\n")  # git no longer sees a repository here
+    (bare / "config").write_text("[[[ not a config\n")
+    again = cache.checkout(src.url, None)
+    assert again.commit == commits["main"]
+    missing = f"file://{tmp_path}/missing.git"
+    with pytest.raises(GitError) as err:
+        cache.checkout(missing, None)
+    message = str(err.value)
+    assert message.startswith(f"{missing}: git fetch failed: fatal: ")
+    assert "; " in message  # every line of git's explanation, joined on one line
+    assert "\n" not in message

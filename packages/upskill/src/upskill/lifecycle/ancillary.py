@@ -37,46 +37,39 @@ def _dump(value: Any) -> bytes:
     return (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode()
 
 
-def _load(current: bytes, path: str) -> tuple[dict[str, Any], str | None]:
-    """(value, text) where text is None for strict JSON (rewritten pretty, as upstream)
-    and the original JSONC text otherwise (edited in place, comments kept)."""
+def _load(current: bytes, path: str) -> tuple[dict[str, Any], str, bytes]:
+    """(value, text, BOM): every edit is textual (`jsonc`), for strict JSON too, so the
+    user's numbers (`1e5`), duplicate keys, layout, comments and BOM stay as they were."""
+    bom = b"\xef\xbb\xbf" if current.startswith(b"\xef\xbb\xbf") else b""
     try:
-        text = current.decode("utf-8")
+        text = current[len(bom) :].decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise AncillaryError(f"cannot update: not UTF-8 ({exc.reason})", path=path) from exc
+        raise AncillaryError(f"cannot update: not UTF-8 ({exc.reason})", path=path) from None
     try:
-        value, jsonc_text = json.loads(text), None
-    except RecursionError:
-        raise AncillaryError("cannot update: JSON nested too deeply", path=path) from None
-    except ValueError:
-        try:
-            value, jsonc_text = jsonc.loads(text), text
-        except jsonc.JsoncError as exc:
-            raise AncillaryError(f"cannot update: invalid JSON: {exc}", path=path) from exc
+        value = jsonc.loads(text)
+    except jsonc.JsoncError as exc:
+        raise AncillaryError(f"cannot update: invalid JSON: {exc}", path=path) from None
     if type(value) is not dict:
         raise AncillaryError("cannot update: the top level is not a JSON object", path=path)
-    return value, jsonc_text
+    return value, text, bom
 
 
 def opencode_json(current: bytes | None) -> bytes | None:
     if current is None:
         return _dump({"instructions": [OPENCODE_RULE_GLOB]})
-    value, text = _load(current, OPENCODE_JSON)
+    value, text, bom = _load(current, OPENCODE_JSON)
     instructions = value.get("instructions")
     if instructions is not None and type(instructions) is not list:
         raise AncillaryError("cannot update: `instructions` is not an array", path=OPENCODE_JSON)
     if instructions is not None and OPENCODE_RULE_GLOB in instructions:
         return None
-    if text is not None:
-        return jsonc.append_item(text, ("instructions",), OPENCODE_RULE_GLOB).encode()
-    value["instructions"] = [*(instructions or []), OPENCODE_RULE_GLOB]
-    return _dump(value)
+    return bom + jsonc.append_item(text, ("instructions",), OPENCODE_RULE_GLOB).encode()
 
 
 def vscode_settings(current: bytes | None) -> bytes | None:
     if current is None:
         return _dump({VSCODE_KEY: {VSCODE_DIR: True}})
-    value, text = _load(current, VSCODE_SETTINGS)
+    value, text, bom = _load(current, VSCODE_SETTINGS)
     locations = value.get(VSCODE_KEY)
     if locations is not None and type(locations) is not dict:
         raise AncillaryError(
@@ -84,10 +77,7 @@ def vscode_settings(current: bytes | None) -> bytes | None:
         )
     if locations is not None and VSCODE_DIR in locations:
         return None
-    if text is not None:
-        return jsonc.set_member(text, (VSCODE_KEY, VSCODE_DIR), True).encode()
-    value[VSCODE_KEY] = {**(locations or {}), VSCODE_DIR: True}
-    return _dump(value)
+    return bom + jsonc.set_member(text, (VSCODE_KEY, VSCODE_DIR), True).encode()
 
 
 Updater = Callable[[bytes | None], bytes | None]

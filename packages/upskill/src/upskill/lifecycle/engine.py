@@ -65,6 +65,13 @@ def _lock_conflicts(resolution: Resolution, lock: Lockfile) -> None:
                 f"{r.kind} {r.name!r} is already installed from {existing.source}; "
                 f"remove it first or install under another name with --as"
             )
+        if existing is not None and existing.original_name != r.original:
+            # `--as s2` naming an installed `s2` that is another item of the same source
+            raise ResolveError(
+                f"{r.kind} {r.name!r} is already installed (as {existing.original_name!r} from "
+                f"{existing.source}); installing {r.original!r} under that name would replace "
+                "it: remove it first or choose another name with --as"
+            )
 
 
 def plan_install(

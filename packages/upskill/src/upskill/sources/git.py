@@ -81,12 +81,25 @@ class GitCache:
             bare = repo / "repo.git"
             if not (bare / "HEAD").exists():
                 self._git(["init", "--quiet", "--bare", str(bare)], None, url)
-            self._fetch(bare, url)
+            try:
+                self._fetch(bare, url)
+            except GitError:
+                if self._healthy(bare):
+                    raise  # the remote's failure (offline, gone): the mirror stays
+                # a corrupted mirror is rebuilt once, not failed on forever
+                shutil.rmtree(bare)
+                self._git(["init", "--quiet", "--bare", str(bare)], None, url)
+                self._fetch(bare, url)
             commit = self._resolve(bare, url, ref)
             tree = repo / "trees" / commit
             if not tree.is_dir():
                 self._export(bare, commit, tree, url)
         return Checkout(tree, commit)
+
+    def _healthy(self, bare: Path) -> bool:
+        """Whether git still recognises the cached mirror as a bare repository."""
+        out = self._run(["rev-parse", "--is-bare-repository"], bare)
+        return out.returncode == 0 and out.stdout.strip() == b"true"
 
     def _fetch(self, bare: Path, url: str) -> None:
         self._git(
@@ -143,10 +156,16 @@ class GitCache:
     ) -> subprocess.CompletedProcess[bytes]:
         out = self._run(argv, cwd)
         if out.returncode != 0:
-            detail = out.stderr.decode(errors="replace").strip().splitlines()
-            last = detail[-1] if detail else f"exit {out.returncode}"
-            raise GitError(f"{url}: git {argv[0]} failed: {last}")
+            raise GitError(f"{url}: git {argv[0]} failed: {_explain(out)}")
         return out
+
+
+def _explain(out: subprocess.CompletedProcess[bytes]) -> str:
+    """All of git's stderr on one line (its last line alone is often "and the repository
+    exists."), bounded: a remote can send a lot."""
+    lines = [ln.strip() for ln in out.stderr.decode(errors="replace").splitlines() if ln.strip()]
+    text = "; ".join(lines) or f"exit {out.returncode}"
+    return text if len(text) <= 1000 else text[:1000] + "…"
 
 
 def _inside_only(member: tarfile.TarInfo, dest: str) -> tarfile.TarInfo | None:
