@@ -117,6 +117,8 @@ class _Parser:
             value = json.loads(token)
         except json.JSONDecodeError:
             raise self.fail(f"unexpected {token!r}", start) from None
+        except ValueError:  # a number beyond Python's int conversion limit (4,300 digits)
+            raise self.fail(f"number too long ({len(token)} characters)", start) from None
         self.pos = end
         return Node(start, end, "scalar", value)
 
