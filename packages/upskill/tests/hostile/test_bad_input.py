@@ -196,3 +196,15 @@ def test_only_0644_and_0755_leave_a_registry(cli, project, registry) -> None:  #
         "world.md": "0o644",
         "sticky.md": "0o644",
     }
+
+
+def test_an_invalid_ignore_pattern_is_a_located_error(cli, project, registry) -> None:  # type: ignore[no-untyped-def]
+    path = _frontmatter(registry, 'ignore:\n  - "[z-a]"')
+    out = cli.run("add", str(registry), "review", cwd=project)
+    assert out.returncode == 1
+    assert out.stderr.endswith(
+        f"upskill: error: {path}:5: invalid `ignore:` pattern: bad character range z-a at "
+        "position 10\n"
+    )
+    lint = cli.run("lint", str(registry), cwd=project)
+    assert lint.returncode == 1 and "invalid `ignore:` pattern" in lint.stdout

@@ -36,6 +36,7 @@ from upskill.format.resources import (
     READ_FLAGS,
     ItemFiles,
     collect_resources,
+    ignore_spec,
     list_dir,
     names_are_exact,
     read_fd,
@@ -253,6 +254,17 @@ def _mode(fields: Fields) -> str | None:
     return mode
 
 
+def _check_ignore(patterns: tuple[str, ...], fields: Fields) -> None:
+    """A pattern gitignore semantics cannot compile (`[z-a]`) is a located error here,
+    not a failure later while resources are collected."""
+    if not patterns:
+        return
+    try:
+        ignore_spec(patterns)
+    except (re.error, ValueError, TypeError) as exc:
+        raise fields.error("ignore", f"invalid `ignore:` pattern: {exc}") from None
+
+
 def parse_entrypoint(
     kind: Kind, directory: Path, text: str, path: Path, *, files: ItemFiles
 ) -> Item:
@@ -286,6 +298,7 @@ def parse_entrypoint(
         block: value for block in PASSTHROUGH_BLOCKS if (value := fields.mapping(block)) is not None
     }
     ignore = fields.string_list("ignore") or ()
+    _check_ignore(ignore, fields)
     known = set(COMMON_KEYS) | set(KIND_KEYS[kind])
     extras = {k: v for k, v in data.items() if k not in known}
 
