@@ -208,3 +208,19 @@ def test_an_invalid_ignore_pattern_is_a_located_error(cli, project, registry) ->
     )
     lint = cli.run("lint", str(registry), cwd=project)
     assert lint.returncode == 1 and "invalid `ignore:` pattern" in lint.stdout
+
+
+def test_resources_that_add_up_past_the_item_cap_are_refused(cli, project, registry) -> None:  # type: ignore[no-untyped-def]
+    """Each file under the per-file cap, together over the per-item total (sparse files:
+    the sizes are real, the disk use is not)."""
+    refs = registry / "skills" / "review" / "references"
+    for i in range(5):
+        with (refs / f"big{i}.bin").open("wb") as f:
+            f.truncate(60 * 1024 * 1024)
+    out = cli.run("add", str(registry), "review", cwd=project)
+    assert out.returncode == 1
+    assert out.stderr.endswith(
+        f"upskill: error: {refs / 'big4.bin'}: the item's resources exceed 268435456 bytes "
+        "in total\n"
+    )
+    assert not (project / ".claude").exists()

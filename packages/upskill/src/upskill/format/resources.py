@@ -10,6 +10,7 @@ would smuggle foreign files into every client tree).
 
 from __future__ import annotations
 
+import errno
 import functools
 import os
 import stat
@@ -27,6 +28,9 @@ if TYPE_CHECKING:
     from pathspec import GitIgnoreSpec
 
 MAX_RESOURCE_BYTES = 64 * 1024 * 1024
+# All of one item's resources together: each file under the cap must not add up to more
+# memory than a machine has (docs/upskill/security.md).
+MAX_ITEM_RESOURCE_BYTES = 256 * 1024 * 1024
 VCS_DIR = ".git"
 
 RESERVED_TOP_LEVEL: frozenset[str] = frozenset(
@@ -238,11 +242,18 @@ def collect_resources(files: ItemFiles, ignore: tuple[str, ...]) -> tuple[Resour
         if not is_ignored(relative, ignore):
             raise FormatError(f"symlink leaves the item directory (points to {target})", path=link)
     resources: list[Resource] = []
+    total = 0
     for relative, full in files.files:
         if relative in RESERVED_TOP_LEVEL or is_ignored(relative, ignore):
             continue
         resource = _resource(relative, full, listed_regular=relative in files.regular)
         if resource is not None:
+            total += len(resource.data)
+            if total > MAX_ITEM_RESOURCE_BYTES:
+                raise FormatError(
+                    f"the item's resources exceed {MAX_ITEM_RESOURCE_BYTES} bytes in total",
+                    path=full,
+                )
             resources.append(resource)
     return tuple(resources)
 
@@ -254,8 +265,12 @@ def read_fd(fd: int, size: int) -> bytes:
     """Everything left in `fd` (as `read_bytes`: until end of file, even if it grew)."""
     chunks: list[bytes] = []
     want = size + 1
+    read = 0
     while chunk := os.read(fd, want):
         chunks.append(chunk)
+        read += len(chunk)
+        if read > MAX_RESOURCE_BYTES:  # it grew past the cap while being read
+            raise OSError(errno.EFBIG, "resource grew past the size limit while being read")
         want = max(want, 64 * 1024)
     return b"".join(chunks)
 
