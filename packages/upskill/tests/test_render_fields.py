@@ -196,12 +196,20 @@ def test_agent_tools_mapping_and_warnings(tmp_path: Path) -> None:
     assert out["claude"][0]["tools"] == ["Read", "Write", "Edit", "Bash", "WebSearch"]
     # GitHub's documented aliases; write and edit both become `edit`, once.
     assert out["copilot"][0]["tools"] == ["read", "edit", "execute", "web"]
+    # opencode allows every tool by default: what `tools:` does not grant is denied
+    # (issue 14, 6), in the table's order
     assert out["opencode"][0]["permission"] == {
         "read": "allow",
         "edit": "allow",
         "bash": "allow",
+        "grep": "deny",
+        "glob": "deny",
+        "webfetch": "deny",
         "websearch": "allow",
     }
+    assert list(out["opencode"][0]["permission"]) == [
+        "read", "edit", "bash", "grep", "glob", "webfetch", "websearch"
+    ]  # fmt: skip
     assert "tools" not in out["opencode"][0]
     assert all(v[3] == [] for v in out.values())
 

@@ -42,7 +42,12 @@ def _agent_fields(agent: Agent, target: str, out: dict[str, Any]) -> list[str]:
     if agent.model is not None:
         out["model"] = resolve_model(agent.model, target)
     if target == OPENCODE:
-        if tools:
+        if agent.tools is not None:
+            # opencode allows every tool by default (`opencode debug agent` shows
+            # ('*', '*', 'allow')): what `tools:` does not grant must be denied explicitly.
+            every = dict.fromkeys(TOOL_NAMES[OPENCODE].values(), "deny")
+            out["permission"] = every | dict.fromkeys(tools, "allow")
+        elif tools:
             out["permission"] = dict.fromkeys(tools, "allow")
     elif tools or agent.tools is not None:
         out["tools"] = tools
