@@ -105,9 +105,9 @@ def test_config_file_fallback_project_scope_every_target(
         }}, indent=2) + "\n",
         "opencode.json": json.dumps({"mcp": {
             "my-tool": {"type": "local", "command": ["npx", "-y", "my-tool-mcp"],
-                        "environment": {"API_KEY": "${MY_KEY}"}},
+                        "environment": {"API_KEY": "{env:MY_KEY}"}},
             "drawio": {"type": "remote", "url": "https://mcp.draw.io/mcp",
-                       "headers": {"Authorization": "Bearer ${DRAWIO_TOKEN}"}},
+                       "headers": {"Authorization": "Bearer {env:DRAWIO_TOKEN}"}},
         }}, indent=2) + "\n",
     }  # fmt: skip
     # Copilot has no project-scope file: warn-skipped, recorded as skipped.
@@ -136,8 +136,9 @@ def test_config_file_fallback_user_scope(fake_clients: Callable[..., Any], place
     assert read_json(places.home / ".copilot/mcp-config.json") == {"mcpServers": {"drawio": entry}}
     assert read_json(places.home / ".config/Code/User/mcp.json") == {"servers": {"drawio": entry}}
     assert read_json(places.home / ".config/opencode/opencode.json") == {
-        "mcp": {"drawio": {**entry, "type": "remote"}}
-    }
+        "mcp": {"drawio": {**entry, "type": "remote",
+                           "headers": {"Authorization": "Bearer {env:DRAWIO_TOKEN}"}}}
+    }  # fmt: skip
     assert tree(places.root) == {}
 
 

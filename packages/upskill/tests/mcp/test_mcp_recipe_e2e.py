@@ -138,7 +138,7 @@ def test_recipe_every_client_without_clis(project: Any, registry: Path) -> None:
     opencode = json.loads((project.root / "opencode.json").read_text())
     assert opencode["mcp"] == {
         "drawio": {"type": "local", "command": ["drawio-mcp", "--stdio"],
-                   "environment": {"DRAWIO_TOKEN": "${DRAWIO_TOKEN}"}}
+                   "environment": {"DRAWIO_TOKEN": "{env:DRAWIO_TOKEN}"}}
     }  # fmt: skip
     lock = project.lock()
     assert [(m["client"], m["status"]) for m in lock["mcps"]] == [

@@ -69,7 +69,8 @@ def test_configure_then_remove_restores_bytes(
             [SERVER], [target], scope=scope, bundle="b", places=places, cli=NoClients(), env={}
         )
         assert [r.status for r in report.records] == [Status.INSTALLED]
-        assert "${TOKEN}" in location.path.read_text()
+        ref = "{env:TOKEN}" if target is Target.OPENCODE else "${TOKEN}"
+        assert ref in location.path.read_text()  # kept as a reference, never expanded
         again = configure_servers(
             [SERVER], [target], scope=scope, bundle="b", places=places, cli=NoClients(), env={}
         )

@@ -45,7 +45,7 @@ PLACES = Places(root=Path("/p"), home=Path("/h"), config_home=Path("/h/.config")
           "env": {"API_KEY": "${MY_KEY}"}}),
         (LOCAL, Target.OPENCODE,
          {"type": "local", "command": ["npx", "-y", "my-tool-mcp"],
-          "environment": {"API_KEY": "${MY_KEY}"}}),
+          "environment": {"API_KEY": "{env:MY_KEY}"}}),  # opencode's own spelling
         (REMOTE, Target.CLAUDE,
          {"type": "http", "url": "https://mcp.draw.io/mcp",
           "headers": {"Authorization": "Bearer ${DRAWIO_TOKEN}"}}),
@@ -54,7 +54,7 @@ PLACES = Places(root=Path("/p"), home=Path("/h"), config_home=Path("/h/.config")
           "headers": {"Authorization": "Bearer ${DRAWIO_TOKEN}"}}),
         (REMOTE, Target.OPENCODE,
          {"type": "remote", "url": "https://mcp.draw.io/mcp",
-          "headers": {"Authorization": "Bearer ${DRAWIO_TOKEN}"}}),
+          "headers": {"Authorization": "Bearer {env:DRAWIO_TOKEN}"}}),
         (BARE, Target.CLAUDE, {"command": "bare-bin"}),
         (BARE, Target.VSCODE, {"type": "stdio", "command": "bare-bin"}),
         (BARE, Target.OPENCODE, {"type": "local", "command": ["bare-bin"]}),

@@ -71,6 +71,15 @@ def argument_problem(server: McpServer) -> str | None:
     return None
 
 
+_ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def opencode_refs(value: str) -> str:
+    """`${VAR}` in opencode's own spelling, `{env:VAR}`: opencode does not expand `${VAR}`,
+    so a token written that way reaches the server literally. Never expanded here."""
+    return _ENV_REF.sub(r"{env:\1}", value)
+
+
 def config_entry(server: McpServer, target: Target) -> dict[str, object]:
     """The JSON value stored under the target's root key for this server."""
     t = server.transport
@@ -78,7 +87,7 @@ def config_entry(server: McpServer, target: Target) -> dict[str, object]:
         if target is Target.OPENCODE:
             entry: dict[str, object] = {"type": "local", "command": [t.command, *t.args]}
             if t.env:
-                entry["environment"] = dict(t.env)
+                entry["environment"] = {k: opencode_refs(v) for k, v in t.env}
             return entry
         entry = {"type": "stdio"} if target is Target.VSCODE else {}
         entry["command"] = t.command
@@ -90,7 +99,8 @@ def config_entry(server: McpServer, target: Target) -> dict[str, object]:
     kind = "remote" if target is Target.OPENCODE else t.type
     entry = {"type": kind, "url": t.url}
     if t.headers:
-        entry["headers"] = dict(t.headers)
+        refs = opencode_refs if target is Target.OPENCODE else str
+        entry["headers"] = {k: refs(v) for k, v in t.headers}
     return entry
 
 
