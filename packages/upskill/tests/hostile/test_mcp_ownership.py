@@ -75,7 +75,12 @@ def test_force_replaces_it_and_remove_mcp_then_removes_only_that_entry(
     out = cli.run("add", f"{bundle_registry}", "db-tools", "--claude", "--force", cwd=project,
                   extra={"PATH": BIN})  # fmt: skip
     assert out.returncode == 0, out.stderr
-    written = {"command": "team-db-mcp", "args": ["--stdio"], "env": {"DB_URL": "${DB_URL}"}}
+    written = {
+        "type": "stdio",
+        "command": "team-db-mcp",
+        "args": ["--stdio"],
+        "env": {"DB_URL": "${DB_URL}"},
+    }
     assert _servers(project) == {"db": written}
     [record] = json.loads((project / ".upskill-lock.json").read_text())["mcps"]
     assert record["status"] == "installed" and len(record["sha256"]) == 64

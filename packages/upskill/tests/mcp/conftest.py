@@ -85,7 +85,7 @@ if argv[:2] == ["mcp", "list"]:
     done("\n".join(f"{s}: fake-command - \u2713 Connected" for s in state["mcp"])
          or "No MCP servers configured.")
 if argv[:3] == ["plugin", "marketplace", "add"]:
-    state["marketplaces"].append(argv[3]); done()
+    state["marketplaces"].append(argv[-1]); done()
 if argv[:2] == ["plugin", "install"]:
     state["plugins"].append(argv[2]); done(f"Installed {argv[2]}")
 if argv[:2] in (["plugin", "uninstall"], ["plugin", "remove"]):

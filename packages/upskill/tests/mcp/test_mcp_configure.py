@@ -92,7 +92,7 @@ def test_config_file_fallback_project_scope_every_target(
     assert fakes.argvs() == []
     assert tree(places.root) == {
         ".mcp.json": json.dumps({"mcpServers": {
-            "my-tool": {"command": "npx", "args": ["-y", "my-tool-mcp"],
+            "my-tool": {"type": "stdio", "command": "npx", "args": ["-y", "my-tool-mcp"],
                         "env": {"API_KEY": "${MY_KEY}"}},
             "drawio": {"type": "http", "url": "https://mcp.draw.io/mcp",
                        "headers": {"Authorization": "Bearer ${DRAWIO_TOKEN}"}},

@@ -68,7 +68,15 @@ def test_recipe_with_claude_cli(project: Any, registry: Path) -> None:
     assert "warning: mcp drawio: environment variable DRAWIO_TOKEN is not set" in done.stderr
     assert project.fakes.argvs() == [
         CLAUDE_ADD,
-        ["claude", "plugin", "marketplace", "add", "anthropics/claude-plugins"],
+        [
+            "claude",
+            "plugin",
+            "marketplace",
+            "add",
+            "--scope",
+            "project",
+            "anthropics/claude-plugins",
+        ],
         ["claude", "plugin", "install", "superpowers@claude-plugins", "--scope", "project"],
     ]
     assert (project.root / ".claude/skills/drawio-diagrams/SKILL.md").is_file()
@@ -127,7 +135,7 @@ def test_recipe_every_client_without_clis(project: Any, registry: Path) -> None:
     done = project.run("add", str(registry / "skills/drawio-mcp.bundle.yaml"))
     assert done.returncode == 0, done.stderr
     assert json.loads((project.root / ".mcp.json").read_text()) == {
-        "mcpServers": {"drawio": {"command": "drawio-mcp", "args": ["--stdio"],
+        "mcpServers": {"drawio": {"type": "stdio", "command": "drawio-mcp", "args": ["--stdio"],
                                   "env": {"DRAWIO_TOKEN": "${DRAWIO_TOKEN}"}}}
     }  # fmt: skip
     assert (project.root / ".vscode/mcp.json").read_text() == (

@@ -36,8 +36,9 @@ PLACES = Places(root=Path("/p"), home=Path("/h"), config_home=Path("/h/.config")
 @pytest.mark.parametrize(
     ("server", "target", "expected"),
     [
-        (LOCAL, Target.CLAUDE,
-         {"command": "npx", "args": ["-y", "my-tool-mcp"], "env": {"API_KEY": "${MY_KEY}"}}),
+        (LOCAL, Target.CLAUDE,  # as `claude mcp add` writes it: with "type": "stdio"
+         {"type": "stdio", "command": "npx", "args": ["-y", "my-tool-mcp"],
+          "env": {"API_KEY": "${MY_KEY}"}}),
         (LOCAL, Target.COPILOT,
          {"command": "npx", "args": ["-y", "my-tool-mcp"], "env": {"API_KEY": "${MY_KEY}"}}),
         (LOCAL, Target.VSCODE,
@@ -55,7 +56,7 @@ PLACES = Places(root=Path("/p"), home=Path("/h"), config_home=Path("/h/.config")
         (REMOTE, Target.OPENCODE,
          {"type": "remote", "url": "https://mcp.draw.io/mcp",
           "headers": {"Authorization": "Bearer {env:DRAWIO_TOKEN}"}}),
-        (BARE, Target.CLAUDE, {"command": "bare-bin"}),
+        (BARE, Target.CLAUDE, {"type": "stdio", "command": "bare-bin"}),
         (BARE, Target.VSCODE, {"type": "stdio", "command": "bare-bin"}),
         (BARE, Target.OPENCODE, {"type": "local", "command": ["bare-bin"]}),
     ],

@@ -59,7 +59,15 @@ def test_auto_install_every_client(fake_clients: Callable[..., Any], places: Pla
     fakes = fake_clients()
     report = install(fakes, places, (SUPERPOWERS,))
     assert fakes.argvs() == [
-        ["claude", "plugin", "marketplace", "add", "anthropics/claude-plugins"],
+        [
+            "claude",
+            "plugin",
+            "marketplace",
+            "add",
+            "--scope",
+            "project",
+            "anthropics/claude-plugins",
+        ],
         ["claude", "plugin", "install", "superpowers@claude-plugins", "--scope", "project"],
         ["copilot", "plugin", "marketplace", "add", "obra/superpowers-marketplace"],
         ["copilot", "plugin", "install", "superpowers@superpowers-marketplace"],
@@ -83,7 +91,7 @@ def test_user_scope_and_selection(fake_clients: Callable[..., Any], places: Plac
     fakes = fake_clients()
     report = install(fakes, places, (SUPERPOWERS,), ("claude",), Scope.USER)
     assert fakes.argvs() == [
-        ["claude", "plugin", "marketplace", "add", "anthropics/claude-plugins"],
+        ["claude", "plugin", "marketplace", "add", "--scope", "user", "anthropics/claude-plugins"],
         ["claude", "plugin", "install", "superpowers@claude-plugins", "--scope", "user"],
     ]
     assert [r.client for r in report.records] == ["claude"]

@@ -89,7 +89,8 @@ def config_entry(server: McpServer, target: Target) -> dict[str, object]:
             if t.env:
                 entry["environment"] = {k: opencode_refs(v) for k, v in t.env}
             return entry
-        entry = {"type": "stdio"} if target is Target.VSCODE else {}
+        # Claude Code's own `claude mcp add` writes `"type": "stdio"` (2.1.197): so do we
+        entry = {"type": "stdio"} if target in (Target.VSCODE, Target.CLAUDE) else {}
         entry["command"] = t.command
         if t.args:
             entry["args"] = list(t.args)

@@ -68,8 +68,11 @@ def install_argvs(client: str, descriptor: PluginDescriptor, scope: Scope) -> li
     exe = EXECUTABLE[client]
     if isinstance(descriptor, PluginMarketplace):
         ref = identifier(descriptor)
+        # Claude Code declares the marketplace where it is told (user by default): a
+        # project install declares it in the project, or teammates get only
+        # `enabledPlugins` and a marketplace they do not have.
         return [
-            [exe, "plugin", "marketplace", "add", descriptor.source],
+            [exe, "plugin", "marketplace", "add", *_scope_args(client, scope), descriptor.source],
             [exe, "plugin", "install", ref, *_scope_args(client, scope)],
         ]
     if isinstance(descriptor, PluginExtension):
@@ -92,7 +95,8 @@ def list_argv(client: str, scope: Scope) -> list[str]:
     exe = EXECUTABLE[client]
     if client == "vscode":
         return [exe, "--list-extensions"]
-    return [exe, "plugin", "list", *_scope_args(client, scope)]
+    # `claude plugin list` has no --scope (Claude Code 2.1.197: "unknown option '--scope'")
+    return [exe, "plugin", "list"]
 
 
 def is_listed(client: str, ident: str, output: str) -> bool:
