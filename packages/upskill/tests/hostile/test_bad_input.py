@@ -152,6 +152,7 @@ def test_a_project_file_linked_to_a_secret_is_never_read(cli, project, reg, rel)
     before = secret.read_bytes()
     (project / rel).parent.mkdir(parents=True, exist_ok=True)
     (project / rel).symlink_to(secret)
+    (project / "AGENTS.md").write_text("# Team\n")  # so CLAUDE.md is one upskill maintains
     out = cli.run("add", str(reg), "b", *flags, cwd=project, extra=BIN)
     line = (
         f"{project / rel}: resolves outside {project} (a symlink); refusing to read or replace it"

@@ -99,6 +99,10 @@ def test_jsonc_opencode_insert_into_existing_array():
 
 def test_cli_writes_ancillary_only_for_selected_clients(cli, project, registry):
     cli.ok("add", "../registry", "--claude", cwd=project)
+    # no AGENTS.md: an `@AGENTS.md` reference would reach the model as literal text
+    assert not (project / "CLAUDE.md").exists()
+    (project / "AGENTS.md").write_text("# Team\n")
+    cli.ok("add", "../registry", "--claude", cwd=project)
     assert (project / "CLAUDE.md").read_text() == "@AGENTS.md\n"
     assert not (project / "opencode.json").exists()
     assert not (project / ".vscode").exists()

@@ -69,4 +69,4 @@ def test_add_edit_update_doctor_force_remove(scope, cli, h, make_git_source, tmp
     assert not (root / ".github").exists()
     lock = json.loads((root / ".upskill-lock.json").read_text())
     assert lock == {"schema": 1, "items": [], "bundles": []}
-    assert (root / "CLAUDE.md").read_text() == "@AGENTS.md\n"  # ancillary files stay
+    assert not (root / "CLAUDE.md").exists()  # no AGENTS.md: no `@AGENTS.md` to import

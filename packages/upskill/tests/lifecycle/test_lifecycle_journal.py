@@ -12,12 +12,14 @@ import signal
 import pytest
 
 FAULT = "UPSKILL_FAULT_AFTER_WRITES"
+AGENTS = "# Team\n"  # with an AGENTS.md, CLAUDE.md (importing it) is written too
 
 
 def _reference(cli, h, tmp_path, registry, *args):
     ref = tmp_path / "reference"
     ref.mkdir()
     (ref / ".git").mkdir()
+    (ref / "AGENTS.md").write_text(AGENTS)
     cli.ok("add", str(registry), *args, cwd=ref)
     return {p: (ref / p).read_bytes() for p in h.files(ref) if not p.startswith(".upskill/")}
 
@@ -33,11 +35,13 @@ KILL_POINTS = [1, 3, 7, 12, 16, 18, 19, 20, 21, 22, 24, 25, 26, 27, 28, 29]
 
 
 def test_the_kill_points_span_the_whole_add(cli, project, registry, tmp_path):
+    (project / "AGENTS.md").write_text(AGENTS)
     assert cli.run("add", str(registry), cwd=project, extra={FAULT: "29"}).returncode == (
         -signal.SIGKILL
     ), "the add makes fewer mutations than KILL_POINTS assumes: revisit them"
     other = tmp_path / "other"
     (other / ".git").mkdir(parents=True)
+    (other / "AGENTS.md").write_text(AGENTS)
     assert cli.run("add", str(registry), cwd=other, extra={FAULT: "30"}).returncode == 0, (
         "the add makes more mutations than KILL_POINTS assumes: revisit them"
     )
@@ -46,6 +50,7 @@ def test_the_kill_points_span_the_whole_add(cli, project, registry, tmp_path):
 @pytest.mark.parametrize("after", KILL_POINTS)
 def test_killed_add_is_completed_by_the_next_run(after, cli, h, project, registry, tmp_path):
     expected = _reference(cli, h, tmp_path, registry)
+    (project / "AGENTS.md").write_text(AGENTS)
     killed = cli.run("add", str(registry), cwd=project, extra={FAULT: str(after)})
     assert killed.returncode in (0, -signal.SIGKILL)
     lock = project / ".upskill-lock.json"

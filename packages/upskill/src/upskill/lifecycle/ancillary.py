@@ -1,7 +1,7 @@
 """Files outside the per-item trees that clients need (reference notes §5).
 
-`CLAUDE.md` (created once with `@AGENTS.md`), `opencode.json` (`instructions`
-must include the rule glob) and `.vscode/settings.json` (the Copilot
+`CLAUDE.md` (created once with `@AGENTS.md`, only when `AGENTS.md` exists),
+`opencode.json` (`instructions` must include the rule glob) and `.vscode/settings.json` (the Copilot
 instructions folder registered). Each function is pure: current bytes in,
 new bytes out (or None when nothing must change). `remove` never touches them.
 """
@@ -18,6 +18,7 @@ from upskill.errors import UpskillError
 from upskill.fsio import read_contained
 
 CLAUDE_MD = "CLAUDE.md"
+AGENTS_MD = "AGENTS.md"
 OPENCODE_JSON = "opencode.json"
 VSCODE_SETTINGS = ".vscode/settings.json"
 OPENCODE_RULE_GLOB = ".agents/rules/**/RULE.md"
@@ -84,12 +85,14 @@ Updater = Callable[[bytes | None], bytes | None]
 
 
 def ancillary_updaters(
-    clients: frozenset[str], has_rules: Mapping[str, bool]
+    clients: frozenset[str], has_rules: Mapping[str, bool], *, agents_md: bool = False
 ) -> dict[str, Updater]:
-    """Which ancillary files this install touches, given the render targets written
-    and whether each target received a rule."""
+    """Which ancillary files this install touches, given the render targets written,
+    whether each target received a rule, and whether the scope has an `AGENTS.md`:
+    `CLAUDE.md`'s `@AGENTS.md` is written only when it resolves (Claude Code and
+    Copilot inject an unresolved reference as literal text)."""
     out: dict[str, Updater] = {}
-    if "claude" in clients:
+    if "claude" in clients and agents_md:
         out[CLAUDE_MD] = claude_md
     if has_rules.get("opencode"):
         out[OPENCODE_JSON] = opencode_json

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from upskill.clients import render_target
 from upskill.lifecycle import catalog as cat
-from upskill.lifecycle.ancillary import ancillary_updaters, read_optional
+from upskill.lifecycle.ancillary import AGENTS_MD, ancillary_updaters, read_optional
 from upskill.lifecycle.desired import Desired, clients_for, render_desired
 from upskill.lifecycle.hashing import FileState, tree_hash
 from upskill.lifecycle.journal import Remove, Stat, Transaction, Write, apply_transaction
@@ -192,7 +192,10 @@ def _ancillary(root: Path, desired: Desired) -> tuple[Write, ...]:
             for c in clients:
                 has_rules[render_target(c)] = True
     writes = []
-    for rel, update in ancillary_updaters(frozenset(targets), has_rules).items():
+    updaters = ancillary_updaters(
+        frozenset(targets), has_rules, agents_md=(root / AGENTS_MD).is_file()
+    )
+    for rel, update in updaters.items():
         new = update(read_optional(root / rel, root))
         if new is not None:
             writes.append(Write(rel, new))
