@@ -302,7 +302,8 @@ def test_reconcile_statuses(fake_clients: Callable[..., Any], places: Places) ->
     fakes.present(())
     (places.root / ".vscode/mcp.json").unlink()
     checks = reconcile(report.records, places=places, cli=SubprocessCli(fakes.env))
-    assert [c.status for c in checks] == [Check.CLI_NOT_FOUND, Check.CONFIG_MISSING] * 2
+    # without the claude CLI its config file is checked (the fakes keep no file)
+    assert [c.status for c in checks] == [Check.CONFIG_MISSING] * 4
     skipped = McpRecord("x", Target.COPILOT, Scope.PROJECT, "b", Status.SKIPPED)
     assert reconcile((skipped,), places=places, cli=cli)[0].to_json() == {
         "name": "x", "client": "copilot", "bundle": "b", "status": "skipped",

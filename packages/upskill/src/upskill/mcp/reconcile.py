@@ -18,7 +18,6 @@ from upskill.mcp.model import McpRecord, Status, Target
 class Check(enum.StrEnum):
     OK = "ok"
     NOT_REGISTERED = "not-registered"
-    CLI_NOT_FOUND = "cli-not-found"
     QUERY_FAILED = "query-failed"
     CONFIG_MISSING = "config-missing"
     CONFIG_UNREADABLE = "config-unreadable"
@@ -60,9 +59,7 @@ def listed_names(output: str) -> set[str]:
     return names
 
 
-def _claude(record: McpRecord, listing: CliResult | None) -> McpCheck:
-    if listing is None:
-        return McpCheck(record, Check.CLI_NOT_FOUND)
+def _claude(record: McpRecord, listing: CliResult) -> McpCheck:
     if not listing.ok:
         return McpCheck(record, Check.QUERY_FAILED, listing.stderr.strip() or listing.message())
     if record.name in listed_names(listing.stdout):
@@ -101,7 +98,9 @@ def reconcile(
         if record.status is Status.SKIPPED:
             checks.append(McpCheck(record, Check.SKIPPED))
         elif record.client is Target.CLAUDE:
-            checks.append(_claude(record, claude_listing(places.root)))
+            listed = claude_listing(places.root)
+            # without the CLI, upskill wrote the config file itself: verify that file
+            checks.append(_claude(record, listed) if listed is not None else _file(record, places))
         else:
             checks.append(_file(record, places))
     return tuple(checks)
