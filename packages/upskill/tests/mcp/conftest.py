@@ -94,7 +94,21 @@ if argv[:2] in (["plugin", "uninstall"], ["plugin", "remove"]):
     state["plugins"].remove(argv[2]); done()
 if argv[:2] == ["plugin", "list"]:
     done("\n".join(state["plugins"]))
-if name == "opencode" and argv[:1] == ["plugin"] and len(argv) == 2:
+if name == "opencode" and argv[:1] == ["plugin"] and len(argv) in (2, 3):
+    # as opencode 1.18.33: `plugin <module> [-g]` records it in a config file; there is
+    # no `plugin list` or `plugin remove` (those would name a module "list"/"remove")
+    if argv[1] in ("list", "remove"):
+        fail(f"fake opencode: would install an npm package named {argv[1]!r}")
+    if argv[2:] == ["-g"]:
+        base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.environ["HOME"], ".config")
+        config = os.path.join(base, "opencode", "opencode.json")
+    else:
+        config = os.path.join(os.getcwd(), ".opencode", "opencode.json")
+    os.makedirs(os.path.dirname(config), exist_ok=True)
+    data = json.load(open(config)) if os.path.exists(config) else {}
+    data.setdefault("plugin", []).append(argv[1])
+    with open(config, "w") as f:
+        json.dump(data, f, indent=2)
     state["plugins"].append(argv[1]); done()
 fail(f"fake {name}: unexpected arguments {argv}")
 """

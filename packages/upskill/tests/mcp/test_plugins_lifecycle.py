@@ -7,6 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from upskill.author.lint.plugins import plugin_descriptor_warnings
 from upskill.clientconf.clientcli import SubprocessCli
 from upskill.clientconf.places import Places, Scope
@@ -178,8 +180,8 @@ def test_uninstall_and_reconcile(fake_clients: Callable[..., Any], places: Place
         ["claude", "plugin", "uninstall", "superpowers@claude-plugins", "--scope", "project"],
         ["copilot", "plugin", "uninstall", "superpowers@superpowers-marketplace"],
         ["code", "--uninstall-extension", "anthropic.superpowers"],
-        ["opencode", "plugin", "remove", "superpowers-opencode"],
-    ]
+    ]  # opencode has no `plugin remove`: its config file is edited
+    assert json.loads((places.root / ".opencode/opencode.json").read_text()) == {}
     assert result.warnings == (
         "plugin superpowers (vscode): `code --uninstall-extension anthropic.superpowers` "
         "failed: Extension 'anthropic.superpowers' is not installed.",
@@ -225,3 +227,31 @@ def test_option_like_plugin_values_are_refused(
         "plugin evil (vscode): not installed: refusing '--uninstall-extension=x': "
         "it would be read as a command-line option",
     )
+
+
+def test_opencode_modules_never_run_subcommands_opencode_lacks(
+    fake_clients: Callable[..., Any], places: Places, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """opencode 1.18.33 has `plugin <module> [-g]` only: a user-scope install passes -g,
+    doctor reads the config file instead of `plugin list`, and removal edits the file
+    instead of `plugin remove`, dropping the emptied array (issue 14, 8)."""
+    fakes = fake_clients()
+    monkeypatch.setenv("HOME", str(places.home))
+    env = {**fakes.env, "HOME": str(places.home), "XDG_CONFIG_HOME": str(places.config_home)}
+    cli = SubprocessCli(env)
+    report = install_plugins(
+        (SUPERPOWERS,), ("opencode",), scope=Scope.USER, bundle="baseline", places=places, cli=cli
+    )
+    assert fakes.argvs() == [["opencode", "plugin", "superpowers-opencode", "-g"]]
+    config = places.config_home / "opencode" / "opencode.json"
+    assert json.loads(config.read_text()) == {"plugin": ["superpowers-opencode"]}
+    fakes.clear_log()
+    assert reconcile_plugins(report.records, places=places, cli=cli).missing == ()
+    config.write_text('{"plugin": []}\n')  # removed out of band: drift
+    assert [
+        r.client for r in reconcile_plugins(report.records, places=places, cli=cli).missing
+    ] == ["opencode"]
+    config.write_text('{"plugin": ["superpowers-opencode"], "theme": "x"}\n')
+    uninstall_plugins(report.records, places=places, cli=cli)
+    assert json.loads(config.read_text()) == {"theme": "x"}
+    assert fakes.argvs() == []

@@ -102,6 +102,9 @@ def _array_edit(location: ConfigLocation, value: str, *, add: bool) -> bool:
     new = _edit(path, old, edit, (location.root_key,), value)
     if new == old:
         return False
+    left: object = _edit(path, new, jsonc.array_at, (location.root_key,))
+    if not add and left == []:
+        new = _edit(path, new, jsonc.delete_member, (location.root_key,))  # no `"plugin": []`
     write_text_atomic(path, new)
     return True
 

@@ -30,17 +30,19 @@ def reconcile_plugins(
     for record in records:
         if record.status is not PluginStatus.INSTALLED:
             continue
-        if record.client == "opencode":
+        argv = steps.list_argv(record.client, record.scope)
+        if argv is None:  # opencode: its config files are the record
             try:
-                in_file = configfile.array_contains(
-                    steps.opencode_config(record.scope, places), record.identifier
+                found = any(
+                    configfile.array_contains(location, record.identifier)
+                    for location in steps.opencode_plugin_files(record.scope, places)
                 )
             except UpskillError as exc:
                 unverified.append((record, str(exc)))
                 continue
-            if in_file:
-                continue
-        argv = steps.list_argv(record.client, record.scope)
+            if not found:
+                missing.append(record)
+            continue
         key = tuple(argv)
         if key not in listings:
             listings[key] = cli.run(argv, places.root)

@@ -78,21 +78,28 @@ def install_argvs(client: str, descriptor: PluginDescriptor, scope: Scope) -> li
     if isinstance(descriptor, PluginExtension):
         return [[exe, "--install-extension", descriptor.extension]]
     if isinstance(descriptor, PluginModule):
-        return [[exe, "plugin", descriptor.module]]
+        # `opencode plugin <module> [-g]` installs and records it (opencode 1.18.33 --help)
+        return [[exe, "plugin", descriptor.module, *(["-g"] if scope is Scope.USER else [])]]
     return []
 
 
-def uninstall_argv(client: str, ident: str, scope: Scope) -> list[str]:
+def uninstall_argv(client: str, ident: str, scope: Scope) -> list[str] | None:
+    """None for opencode: `opencode plugin` has no `remove` (it would try to install an
+    npm package named "remove"); its config files are edited instead."""
     exe = EXECUTABLE[client]
     if client == "vscode":
         return [exe, "--uninstall-extension", ident]
     if client == "opencode":
-        return [exe, "plugin", "remove", ident]
+        return None
     return [exe, "plugin", "uninstall", ident, *_scope_args(client, scope)]
 
 
-def list_argv(client: str, scope: Scope) -> list[str]:
+def list_argv(client: str, scope: Scope) -> list[str] | None:
+    """None for opencode, which has no `plugin list` (it would install a package named
+    "list", and hang on a closed stdin): its config files are read instead."""
     exe = EXECUTABLE[client]
+    if client == "opencode":
+        return None
     if client == "vscode":
         return [exe, "--list-extensions"]
     # `claude plugin list` has no --scope (Claude Code 2.1.197: "unknown option '--scope'")
@@ -114,3 +121,15 @@ def is_listed(client: str, ident: str, output: str) -> bool:
 def opencode_config(scope: Scope, places: Places) -> ConfigLocation:
     """opencode.json holding `plugin[]`: the project's, or the user's in global scope."""
     return client_places.opencode_config(scope, places, PLUGIN_KEY)
+
+
+def opencode_plugin_files(scope: Scope, places: Places) -> tuple[ConfigLocation, ...]:
+    """Every config file whose `plugin[]` opencode reads for a scope: `opencode plugin`
+    records a module in `.opencode/opencode.json`, a config write in `opencode.json`."""
+    if scope is Scope.USER:
+        return (opencode_config(scope, places),)
+    folder = places.root / ".opencode"
+    own = ConfigLocation(
+        folder / "opencode.json", PLUGIN_KEY, (folder / "opencode.jsonc",), places.root
+    )
+    return (opencode_config(scope, places), own)

@@ -20,13 +20,15 @@ class UninstallReport:
 
 
 def _from_opencode_config(record: PluginRecord, places: Places) -> bool:
-    """opencode plugins live in opencode.json `plugin[]` whichever form added them."""
-    try:
-        return configfile.remove_from_array(
-            steps.opencode_config(record.scope, places), record.identifier
-        )
-    except UpskillError:
-        return False
+    """opencode plugins live in a config file's `plugin[]`, whichever form added them;
+    an array left empty goes too."""
+    removed = False
+    for location in steps.opencode_plugin_files(record.scope, places):
+        try:
+            removed = configfile.remove_from_array(location, record.identifier) or removed
+        except UpskillError:
+            continue
+    return removed
 
 
 def uninstall_plugins(
@@ -43,10 +45,14 @@ def uninstall_plugins(
         if problem is not None:  # the lockfile is data: checked as the install side checks
             warnings.append(f"{where}: not uninstalled: {problem}")
             continue
-        if record.client == "opencode" and _from_opencode_config(record, places):
-            notices.append(f"{where}: removed from opencode.json")
+        if record.client == "opencode":
+            if _from_opencode_config(record, places):
+                notices.append(f"{where}: removed from its opencode config")
+            else:
+                notices.append(f"{where}: not in any opencode config; record dropped")
             continue
         argv = steps.uninstall_argv(record.client, record.identifier, record.scope)
+        assert argv is not None  # only opencode has no uninstall command
         result = cli.run(argv, places.root)
         if result is None:
             warnings.append(f"{where}: {argv[0]} CLI not found; uninstall it by hand")
