@@ -60,28 +60,29 @@ def test_cli_first_for_claude_and_copilot_project(
 ) -> None:
     fakes = fake_clients()
     report = run(fakes, places, (LOCAL, REMOTE), (Target.CLAUDE, Target.COPILOT))
+    # `copilot mcp add` writes the user's config only: at project scope Copilot gets the
+    # `.mcp.json` it reads (issue 14, 2), never the CLI
     assert fakes.argvs() == [
         ["claude", "mcp", "add", "my-tool", "--scope", "project", "-e", "API_KEY=${MY_KEY}",
          "--", "npx", "-y", "my-tool-mcp"],
-        ["copilot", "mcp", "add", "my-tool", "--env", "API_KEY=${MY_KEY}",
-         "--", "npx", "-y", "my-tool-mcp"],
         ["claude", "mcp", "add", "--transport", "http", "drawio", "https://mcp.draw.io/mcp",
          "--scope", "project", "-H", "Authorization: Bearer ${DRAWIO_TOKEN}"],
-        ["copilot", "mcp", "add", "--transport", "http", "drawio", "https://mcp.draw.io/mcp",
-         "--header", "Authorization: Bearer ${DRAWIO_TOKEN}"],
     ]  # fmt: skip
     assert all(c["cwd"] == str(places.root) for c in fakes.calls())
+    entries = read_json(places.root / ".mcp.json")["mcpServers"]
     assert report.records == (
         McpRecord("my-tool", Target.CLAUDE, Scope.PROJECT, "b", Status.INSTALLED),
-        McpRecord("my-tool", Target.COPILOT, Scope.PROJECT, "b", Status.INSTALLED),
+        McpRecord("my-tool", Target.COPILOT, Scope.PROJECT, "b", Status.INSTALLED,
+                  digest(entries["my-tool"])),
         McpRecord("drawio", Target.CLAUDE, Scope.PROJECT, "b", Status.INSTALLED),
-        McpRecord("drawio", Target.COPILOT, Scope.PROJECT, "b", Status.INSTALLED),
-    )
+        McpRecord("drawio", Target.COPILOT, Scope.PROJECT, "b", Status.INSTALLED,
+                  digest(entries["drawio"])),
+    )  # fmt: skip
     assert report.warnings == (
         "mcp my-tool: environment variable OTHER_KEY is not set; "
         "export it before the client starts the server",
     )
-    assert tree(places.root) == {} and tree(places.home) == {}
+    assert list(tree(places.root)) == [".mcp.json"] and tree(places.home) == {}
 
 
 def test_config_file_fallback_project_scope_every_target(
@@ -110,14 +111,9 @@ def test_config_file_fallback_project_scope_every_target(
                        "headers": {"Authorization": "Bearer {env:DRAWIO_TOKEN}"}},
         }}, indent=2) + "\n",
     }  # fmt: skip
-    # Copilot has no project-scope file: warn-skipped, recorded as skipped.
-    statuses = {(r.name, r.client): r.status for r in report.records}
-    assert statuses[("my-tool", Target.COPILOT)] is Status.SKIPPED
-    assert [s for k, s in statuses.items() if k[1] is not Target.COPILOT] == [Status.INSTALLED] * 6
-    assert (
-        "mcp drawio: copilot CLI not found and copilot has no project-scope config file; "
-        "install the CLI and run `upskill update`, or use --global"
-    ) in report.warnings
+    # Copilot reads the same `.mcp.json` entries as Claude Code (written once, same shape)
+    assert {r.status for r in report.records} == {Status.INSTALLED}
+    assert len(report.records) == 8
     assert tree(places.home) == {}
     everything = "".join(tree(places.root).values()) + repr(report)
     assert SECRET not in everything
@@ -222,14 +218,14 @@ def test_one_failure_never_stops_the_rest(fake_clients: Callable[..., Any], plac
     report = run(fakes, places, (REMOTE,), ALL)
     assert [(r.client, r.status) for r in report.records] == [
         (Target.CLAUDE, Status.SKIPPED),
-        (Target.COPILOT, Status.SKIPPED),
+        (Target.COPILOT, Status.INSTALLED),  # project scope: `.mcp.json`, no CLI
         (Target.VSCODE, Status.INSTALLED),
         (Target.OPENCODE, Status.SKIPPED),
     ]
     assert report.warnings[0] == (
         "mcp drawio: `claude mcp add` failed: fake claude: simulated failure"
     )
-    assert report.warnings[2] == (
+    assert report.warnings[1] == (
         f"mcp drawio: not configured for opencode: {places.root / 'opencode.json'}:1: "
         "invalid JSON: expected a string key"
     )

@@ -151,7 +151,7 @@ def test_recipe_every_client_without_clis(project: Any, registry: Path) -> None:
     }  # fmt: skip
     lock = project.lock()
     assert [(m["client"], m["status"]) for m in lock["mcps"]] == [
-        ("claude", "installed"), ("copilot", "skipped"), ("vscode", "installed"),
+        ("claude", "installed"), ("copilot", "installed"), ("vscode", "installed"),
         ("opencode", "installed"),
     ]  # fmt: skip
     assert [(p["client"], p["status"]) for p in lock["plugins"]] == [
@@ -161,7 +161,7 @@ def test_recipe_every_client_without_clis(project: Any, registry: Path) -> None:
     report = json.loads(done.stdout)
     assert done.returncode == 0, report
     assert [e["status"] for e in report["mcp_entries"]] == [
-        "ok", "skipped", "ok", "ok",  # .mcp.json, written by upskill, is verified
+        "ok", "ok", "ok", "ok",  # .mcp.json, written by upskill, is verified
     ]  # fmt: skip
     assert [p["client"] for p in report["skipped_plugins"]] == ["claude", "vscode"]
     done = project.run("remove-mcp", "drawio")

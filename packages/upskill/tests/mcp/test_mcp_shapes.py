@@ -40,7 +40,8 @@ PLACES = Places(root=Path("/p"), home=Path("/h"), config_home=Path("/h/.config")
          {"type": "stdio", "command": "npx", "args": ["-y", "my-tool-mcp"],
           "env": {"API_KEY": "${MY_KEY}"}}),
         (LOCAL, Target.COPILOT,
-         {"command": "npx", "args": ["-y", "my-tool-mcp"], "env": {"API_KEY": "${MY_KEY}"}}),
+         {"type": "stdio", "command": "npx", "args": ["-y", "my-tool-mcp"],
+          "env": {"API_KEY": "${MY_KEY}"}}),
         (LOCAL, Target.VSCODE,
          {"type": "stdio", "command": "npx", "args": ["-y", "my-tool-mcp"],
           "env": {"API_KEY": "${MY_KEY}"}}),
@@ -81,7 +82,8 @@ def test_claude_and_copilot_remote_argv() -> None:
         "claude", "mcp", "add", "--transport", "http", "drawio", "https://mcp.draw.io/mcp",
         "--scope", "user", "-H", "Authorization: Bearer ${DRAWIO_TOKEN}",
     ]  # fmt: skip
-    assert add_argv(REMOTE, Target.COPILOT, Scope.PROJECT) == [
+    assert add_argv(REMOTE, Target.COPILOT, Scope.PROJECT) is None  # the file route
+    assert add_argv(REMOTE, Target.COPILOT, Scope.USER) == [
         "copilot", "mcp", "add", "--transport", "http", "drawio", "https://mcp.draw.io/mcp",
         "--header", "Authorization: Bearer ${DRAWIO_TOKEN}",
     ]  # fmt: skip
@@ -130,8 +132,15 @@ def test_config_locations(target: Target, scope: Scope, path: str, key: str) -> 
     assert (str(location.path), location.root_key) == (path, key)
 
 
-def test_copilot_has_no_project_file() -> None:
-    assert config_location(Target.COPILOT, Scope.PROJECT, PLACES) is None
+def test_copilot_project_servers_go_to_the_shared_mcp_json() -> None:
+    """Copilot CLI 1.0.102 lists `.mcp.json` as workspace servers, and `copilot mcp add`
+    writes the user's config only: project scope is the file, never the CLI."""
+    location = config_location(Target.COPILOT, Scope.PROJECT, PLACES)
+    assert location == config_location(Target.CLAUDE, Scope.PROJECT, PLACES)
+    assert location is not None and location.path == Path("/p/.mcp.json")
+    assert add_argv(LOCAL, Target.COPILOT, Scope.PROJECT) is None
+    assert remove_argv("my-tool", Target.COPILOT, Scope.PROJECT) is None
+    assert config_entry(LOCAL, Target.COPILOT) == config_entry(LOCAL, Target.CLAUDE)
 
 
 def test_neither_transport_is_rejected() -> None:

@@ -89,8 +89,9 @@ def config_entry(server: McpServer, target: Target) -> dict[str, object]:
             if t.env:
                 entry["environment"] = {k: opencode_refs(v) for k, v in t.env}
             return entry
-        # Claude Code's own `claude mcp add` writes `"type": "stdio"` (2.1.197): so do we
-        entry = {"type": "stdio"} if target in (Target.VSCODE, Target.CLAUDE) else {}
+        # Claude Code's own `claude mcp add` writes `"type": "stdio"` (2.1.197): so do we,
+        # and Copilot CLI (1.0.102) reads the same entry from the same `.mcp.json`
+        entry = {"type": "stdio"}
         entry["command"] = t.command
         if t.args:
             entry["args"] = list(t.args)
@@ -108,8 +109,9 @@ def config_entry(server: McpServer, target: Target) -> dict[str, object]:
 def add_argv(server: McpServer, target: Target, scope: Scope) -> list[str] | None:
     """The native `add` command, or None when the target has no usable CLI verb.
 
-    `code --add-mcp` only writes the user profile, so VS Code's project scope
-    is configured through `.vscode/mcp.json` directly.
+    `code --add-mcp` and `copilot mcp add` only write the user's config, so VS
+    Code's and Copilot's project scope is configured through the file directly
+    (issue 14: a project install leaked its servers into `~/.copilot`).
     """
     if target is Target.VSCODE:
         if scope is not Scope.USER:
@@ -118,6 +120,8 @@ def add_argv(server: McpServer, target: Target, scope: Scope) -> list[str] | Non
         return ["code", "--add-mcp", json.dumps(payload, separators=(",", ":"))]
     if target not in (Target.CLAUDE, Target.COPILOT):
         return None
+    if target is Target.COPILOT and scope is Scope.PROJECT:
+        return None  # `copilot mcp add` writes the user's config only: the file is the route
     exe = CLI_NAME[target]
     assert exe is not None
     scope_args = ["--scope", scope.value] if target is Target.CLAUDE else []
@@ -137,9 +141,9 @@ def remove_argv(name: str, target: Target, scope: Scope) -> list[str] | None:
     """The native `remove` command (Claude and Copilot only)."""
     if target is Target.CLAUDE:
         return ["claude", "mcp", "remove", name, "--scope", scope.value]
-    if target is Target.COPILOT:
+    if target is Target.COPILOT and scope is Scope.USER:
         return ["copilot", "mcp", "remove", name]
-    return None
+    return None  # copilot's project servers live in `.mcp.json`, edited directly
 
 
 def list_argv(target: Target) -> list[str] | None:
@@ -152,7 +156,9 @@ def config_location(target: Target, scope: Scope, places: Places) -> ConfigLocat
 
     Global scope uses each client's real user-level file rather than upstream's
     `$HOME/<project file>` (ADR-0010 admits those are not read by the clients).
-    Copilot has no project-scope file, so project scope has no fallback.
+    Copilot reads a project's servers from `.mcp.json` (the file Claude Code
+    uses too; `copilot mcp list` shows them as workspace servers), so both
+    clients share that entry, written in the same shape.
     """
     key = ROOT_KEY[target]
     if target is Target.CLAUDE:
@@ -160,8 +166,8 @@ def config_location(target: Target, scope: Scope, places: Places) -> ConfigLocat
             return ConfigLocation(places.root / ".mcp.json", key, within=places.root)
         return ConfigLocation(places.home / ".claude.json", key)
     if target is Target.COPILOT:
-        if scope is Scope.PROJECT:
-            return None
+        if scope is Scope.PROJECT:  # Copilot CLI 1.0.102 lists `.mcp.json` as workspace servers
+            return ConfigLocation(places.root / ".mcp.json", key, within=places.root)
         return ConfigLocation(places.home / ".copilot" / "mcp-config.json", key)
     if target is Target.VSCODE:
         if scope is Scope.PROJECT:
@@ -174,11 +180,5 @@ def config_location(target: Target, scope: Scope, places: Places) -> ConfigLocat
 
 
 def doctor_location(target: Target, scope: Scope, places: Places) -> ConfigLocation | None:
-    """The file doctor checks for a config-write target.
-
-    Copilot's project-scope servers are added through its CLI, which keeps
-    them in the user-level file, so that file is the one to check.
-    """
-    if target is Target.COPILOT:
-        return config_location(target, Scope.USER, places)
+    """The file doctor (and ownership) checks: where the entry lives."""
     return config_location(target, scope, places)
