@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -132,3 +133,38 @@ def test_generated_lockfiles_keep_the_invariants(
     assert "internal error" not in out.stderr and "Traceback" not in out.stderr
     assert _inert(out.stdout + out.stderr), out.stdout + out.stderr
     canary.assert_untouched()
+
+
+JOURNAL_PIECES = [
+    "{", "}", "[", "]", ",", ":", '"version"', "2", "1", '"root"', '"ops"', '"op"',
+    '"write"', '"remove"', '"path"', '"staged"', '"0"', '"tree/.git/HEAD"', '".git/HEAD"',
+    '"../x"', '"lockfile"', '"/etc/passwd"', '"sha256"', '"' + "0" * 64 + '"', '"staging"',
+    "null", "[" * 3000, "9" * 5000,
+]  # fmt: skip
+
+
+@fuzz
+@given(st.lists(st.sampled_from(JOURNAL_PIECES), max_size=30), st.binary(max_size=16))
+def test_fuzz_journal_replay(
+    tmp_path_factory: pytest.TempPathFactory, pieces: list[str], noise: bytes
+) -> None:
+    """Whatever this user's journal holds, a replay raises `JournalError` or does nothing
+    outside the client trees: `.git/` and a file beside the project stay as they were."""
+    from upskill.lifecycle.journal import recover
+
+    base = tmp_path_factory.mktemp("journal")
+    root = base / "project"
+    (root / ".git").mkdir(parents=True)
+    (root / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (base / "secret").write_text("s\n")
+    (root / ".upskill" / "txn").mkdir(parents=True)
+    (root / ".upskill" / "txn" / "0").write_text("staged\n")
+    state = base / "state"
+    state.mkdir(mode=0o700)
+    (state / "journal.json").write_bytes("".join(pieces).encode() + noise)
+    os.chmod(state / "journal.json", 0o600)
+    with contextlib.suppress(UpskillError):
+        recover(root, root / ".upskill-lock.json", state=state)
+    assert (root / ".git" / "HEAD").read_text() == "ref: refs/heads/main\n"
+    assert sorted(p.name for p in (root / ".git").iterdir()) == ["HEAD"]
+    assert (base / "secret").read_text() == "s\n"
