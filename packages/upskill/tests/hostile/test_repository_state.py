@@ -138,3 +138,17 @@ def test_a_symlinked_scope_lock_is_refused(cli, project, registry) -> None:  # t
 def test_the_planted_hook_bytes_are_not_the_rule(cli, project, registry) -> None:  # type: ignore[no-untyped-def]
     """Guard for the test above: the planted staged file would be visible if replayed."""
     assert b"pwned" in HOOK
+
+
+def test_a_journal_that_is_a_directory_is_one_error(cli, project, registry) -> None:  # type: ignore[no-untyped-def]
+    cli.ok("add", str(registry), "--claude", cwd=project)
+    journal = cli.journal(project)
+    journal.parent.mkdir(parents=True, exist_ok=True)
+    journal.mkdir()
+    out = cli.run("update", cwd=project)
+    assert out.returncode == 1
+    assert out.stderr.endswith(
+        f"upskill: error: {journal}: cannot replay interrupted run: the journal is not a "
+        "regular file\n"
+    )
+    assert "pending" in cli.run("doctor", cwd=project).stdout
