@@ -56,6 +56,22 @@ class BundleHook(Protocol):
     def doctor(self, ctx: HookContext) -> dict[str, list[Any]]: ...
 
 
+def run_clients(ctx: HookContext, bundle: str) -> tuple[str, ...]:
+    """The clients a bundle's servers and plugins go to: the run's selection; without one
+    (a bare `update`), the clients recorded for them, else those of the bundle's items.
+    Empty: every client (an install that never chose). An update never spreads a
+    bundle's servers or plugins to clients nobody selected (issue 14)."""
+    if ctx.selection:
+        return ctx.selection
+    entries: list[McpEntry | PluginEntry] = [*ctx.lock.mcps, *ctx.lock.plugins]
+    recorded = {e.client for e in entries if e.bundle == bundle}
+    if not recorded:
+        record = next((b for b in ctx.lock.bundles if b.name == bundle), None)
+        keys = set(record.items) if record is not None else set()
+        recorded = {c for i in ctx.lock.items if i.key in keys for c in i.clients}
+    return tuple(sorted(recorded))
+
+
 def warning_lines(lines: Sequence[str]) -> list[str]:
     """Hook messages are shown as they are; warnings carry their prefix in the line."""
     return [f"warning: {line}" for line in lines]

@@ -13,13 +13,19 @@ from typing import Any
 
 from upskill.clientconf.clientcli import SubprocessCli
 from upskill.clientconf.places import client_scope, places_for
-from upskill.hooks.api import HookContext, HookResult, ResolvedBundle, warning_lines
+from upskill.hooks.api import (
+    HookContext,
+    HookResult,
+    ResolvedBundle,
+    run_clients,
+    warning_lines,
+)
 from upskill.mcp import records as conv
 from upskill.mcp.configure import configure_servers
 from upskill.mcp.model import ALL_TARGETS, Status, Target, from_format
 from upskill.mcp.reconcile import reconcile
 from upskill.mcp.unregister import unregister
-from upskill.state.records import McpEntry, upsert
+from upskill.state.records import upsert
 
 
 def targets_for(selection: Sequence[str]) -> tuple[Target, ...]:
@@ -27,17 +33,6 @@ def targets_for(selection: Sequence[str]) -> tuple[Target, ...]:
     if not selection:
         return ALL_TARGETS
     return tuple(t for t in ALL_TARGETS if t.value in selection)
-
-
-def _targets(
-    selection: Sequence[str], bundle: str, recorded: Sequence[McpEntry]
-) -> tuple[Target, ...]:
-    """The run's selection; without one (a bare `update`), the clients the bundle's servers
-    were recorded for, so an update never spreads a server to clients nobody chose."""
-    if selection:
-        return targets_for(selection)
-    mine = {e.client for e in recorded if e.bundle == bundle}
-    return tuple(t for t in ALL_TARGETS if t.value in mine) if mine else ALL_TARGETS
 
 
 class McpHook:
@@ -71,7 +66,7 @@ class McpHook:
             }
             report = configure_servers(
                 servers,
-                _targets(ctx.selection, resolved.name, mcps),
+                targets_for(run_clients(ctx, resolved.name)),
                 scope=scope,
                 bundle=resolved.name,
                 places=places,

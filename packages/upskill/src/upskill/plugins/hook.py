@@ -13,7 +13,13 @@ from typing import Any
 
 from upskill.clientconf.clientcli import SubprocessCli
 from upskill.clientconf.places import Scope, client_scope, places_for, scope_of
-from upskill.hooks.api import HookContext, HookResult, ResolvedBundle, warning_lines
+from upskill.hooks.api import (
+    HookContext,
+    HookResult,
+    ResolvedBundle,
+    run_clients,
+    warning_lines,
+)
 from upskill.plugins.install import install_plugins
 from upskill.plugins.model import PluginRecord, PluginStatus
 from upskill.plugins.reconcile import reconcile_plugins
@@ -62,7 +68,7 @@ class PluginHook:
                 continue
             report = install_plugins(
                 resolved.bundle.plugins,
-                tuple(ctx.selection) or ALL_CLIENTS,
+                run_clients(ctx, resolved.name) or ALL_CLIENTS,
                 scope=client_scope(ctx.scope == "global"),
                 bundle=resolved.name,
                 places=places_for(ctx.root, ctx.world),
