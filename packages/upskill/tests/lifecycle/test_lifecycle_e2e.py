@@ -22,16 +22,23 @@ def test_add_edit_update_doctor_force_remove(scope, cli, h, make_git_source, tmp
         cwd.mkdir()
         (cwd / ".git").mkdir()
         root, flags = cwd, ["--project"]
+        copilot_rule = ".github/instructions/style.instructions.md"
     else:
         cwd = tmp_path / "elsewhere"  # not a git repo: global is automatic
         cwd.mkdir()
         root, flags = cli.home, []
+        copilot_rule = ".copilot/instructions/style.instructions.md"  # where Copilot CLI reads
 
     out = cli.ok("add", "acme/skills@v1.0.0", "--claude", "--copilot", *flags, cwd=cwd)
     assert "2 items installed for claude, copilot" in out.stderr
     rule = root / ".claude/rules/style.md"
-    assert "Use four spaces." in rule.read_text()
-    assert (root / ".github/instructions/style.instructions.md").is_file()
+    # In a project Copilot CLI also reads .claude/rules: Claude's copy tells it to skip it.
+    hide = "excludeAgent: coding-agent\n" if scope == "project" else ""
+    assert (
+        rule.read_text()
+        == f"---\nname: style\ndescription: Use when testing style\n{hide}---\n\nUse four spaces.\n"
+    )
+    assert (root / copilot_rule).is_file()
     assert not (root / ".agents").exists()  # opencode not selected
     lock = json.loads((root / ".upskill-lock.json").read_text())
     style = next(i for i in lock["items"] if i["name"] == "style")
@@ -66,7 +73,7 @@ def test_add_edit_update_doctor_force_remove(scope, cli, h, make_git_source, tmp
     out = cli.ok("remove", "--source", "github:acme/skills@v1.0.0", *flags, cwd=cwd)
     assert "2 items removed" in out.stderr
     assert not (root / ".claude").exists()
-    assert not (root / ".github").exists()
+    assert not (root / ".github").exists() and not (root / ".copilot").exists()
     lock = json.loads((root / ".upskill-lock.json").read_text())
     assert lock == {"schema": 1, "items": [], "bundles": []}
     assert not (root / "CLAUDE.md").exists()  # no AGENTS.md: no `@AGENTS.md` to import

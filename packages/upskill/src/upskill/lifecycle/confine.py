@@ -3,7 +3,7 @@
 A lockfile and a journal are data, and a cloned repository can carry a
 lockfile (docs/security.md). So a path read from one is never trusted as
 "ours": before any use it must name a file inside a client output tree
-(the directories `render.tables.LAYOUTS` renders into) or one of the
+(the directories `render.tables.LAYOUTS` and `HOME_LAYOUTS` render into) or one of the
 ancillary files upskill maintains, and nothing under `.git`. Symlinked
 directories on the way are refused where the path is used
 (`fsops.ScopeDirs`), since that depends on the disk, not on the path.
@@ -15,9 +15,14 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from upskill.errors import UpskillError
-from upskill.lifecycle.ancillary import CLAUDE_MD, OPENCODE_JSON, VSCODE_SETTINGS
+from upskill.lifecycle.ancillary import (
+    CLAUDE_MD,
+    OPENCODE_JSON,
+    OPENCODE_USER_JSON,
+    VSCODE_SETTINGS,
+)
 from upskill.lifecycle.fsops import safe_relative
-from upskill.render.tables import LAYOUTS
+from upskill.render.tables import HOME_LAYOUTS, LAYOUTS
 from upskill.state.lockfile import Lockfile
 from upskill.state.records import McpEntry, PluginEntry
 
@@ -27,9 +32,14 @@ class UnconfinedPath(UpskillError):
 
 
 OUTPUT_TREES: tuple[str, ...] = tuple(
-    sorted({layout.template.split("{n}", 1)[0] for layout in LAYOUTS.values()})
+    sorted(
+        {
+            layout.template.split("{n}", 1)[0]
+            for layout in (*LAYOUTS.values(), *HOME_LAYOUTS.values())
+        }
+    )
 )
-ANCILLARY_FILES: tuple[str, ...] = (CLAUDE_MD, OPENCODE_JSON, VSCODE_SETTINGS)
+ANCILLARY_FILES: tuple[str, ...] = (CLAUDE_MD, OPENCODE_JSON, OPENCODE_USER_JSON, VSCODE_SETTINGS)
 
 
 def refusal(rel: str) -> str | None:

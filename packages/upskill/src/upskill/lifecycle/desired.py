@@ -51,10 +51,12 @@ def render_desired(
     items: Sequence[Resolved],
     selection_for: Callable[[Resolved], Sequence[str]],
     reused: Mapping[str, tuple[DesiredFile, ...]] | None = None,
+    *,
+    home: bool = False,
 ) -> Desired:
     """`selection_for(item)` empty means every client. Items in `reused` (by key) are not
-    rendered: their recorded files stand in for the rendering."""
-    from upskill.render import format_bodies_ahead, render_item
+    rendered: their recorded files stand in for the rendering. `home`: the global scope."""
+    from upskill.render import Site, format_bodies_ahead, render_item
 
     # [FORMAT] large batches format their bodies on two cores first (same bytes)
     format_bodies_ahead(
@@ -84,8 +86,9 @@ def render_desired(
         targets: dict[str, list[str]] = {}
         for client in clients:
             targets.setdefault(render_target(client), []).append(client)
+        site = Site(home, frozenset(targets))
         for target, owners_of in targets.items():
-            rendering = render_item(resolved.item, target, alias=resolved.alias)
+            rendering = render_item(resolved.item, target, alias=resolved.alias, site=site)
             warnings += [f"{resolved.key} ({target}): {w}" for w in rendering.warnings]
             for out in rendering.files:
                 if not safe_relative(out.path):

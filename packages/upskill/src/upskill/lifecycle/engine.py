@@ -9,11 +9,9 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
-from upskill.clients import render_target
 from upskill.lifecycle import catalog as cat
-from upskill.lifecycle.ancillary import AGENTS_MD, ancillary_updaters, read_optional
+from upskill.lifecycle.ancillary import AGENTS_MD, ancillary_updaters, installed, read_optional
 from upskill.lifecycle.desired import Desired, clients_for, render_desired
 from upskill.lifecycle.hashing import FileState, tree_hash
 from upskill.lifecycle.journal import Remove, Stat, Transaction, Write, apply_transaction
@@ -21,7 +19,7 @@ from upskill.lifecycle.observe import Observer
 from upskill.lifecycle.plan import Op, Plan, plan_outputs
 from upskill.lifecycle.resolve import Resolution, Resolved, ResolveError
 from upskill.lifecycle.reuse import GENERATOR, reusable_outputs
-from upskill.lifecycle.scope import Scope
+from upskill.lifecycle.scope import Scope, ScopeKind
 from upskill.lifecycle.selection import expand, recorded
 from upskill.sources.spec import canonical_label
 from upskill.state.lockfile import (
@@ -109,7 +107,8 @@ def plan_install(
             clients_of=lambda r: clients_for(cat.audience(r.item), selection_for(r)),
             observed=observed,
         )
-    desired = render_desired(resolution.items, selection_for, reused)
+    home = scope.kind is ScopeKind.GLOBAL
+    desired = render_desired(resolution.items, selection_for, reused, home=home)
     # A lockfile with items but no output records was written by upstream upskill (or
     # rewritten by it): files at the paths its items render to are treated as ours.
     in_lock = {i.key for i in lock.items}
@@ -125,7 +124,7 @@ def plan_install(
         lock, items=tuple(items), bundles=bundles, outputs=plan.outputs, generator=GENERATOR
     ).normalised()
     written = sorted({c for cs in desired.item_clients.values() for c in cs})
-    ancillary = _ancillary(scope.root, desired)
+    ancillary = _ancillary(scope, lock, new_lock, installing=True)
     return Outcome(
         plan,
         new_lock,
@@ -184,19 +183,18 @@ def _bundle_records(lock: Lockfile, resolution: Resolution) -> tuple[BundleRecor
     return tuple(by_name.values())
 
 
-def _ancillary(root: Path, desired: Desired) -> tuple[Write, ...]:
-    targets = {render_target(c) for cs in desired.item_clients.values() for c in cs}
-    has_rules: dict[str, bool] = {}
-    for key, clients in desired.item_clients.items():
-        if key.startswith("rule:"):
-            for c in clients:
-                has_rules[render_target(c)] = True
-    writes = []
+def _ancillary(
+    scope: Scope, before: Lockfile, after: Lockfile, *, installing: bool
+) -> tuple[Write, ...]:
+    """Ancillary writes for a run taking the scope from `before` to `after`."""
+    home = scope.kind is ScopeKind.GLOBAL
+    agents_md = installing and (scope.root / AGENTS_MD).is_file()
     updaters = ancillary_updaters(
-        frozenset(targets), has_rules, agents_md=(root / AGENTS_MD).is_file()
+        installed(before, home=home), installed(after, home=home), home=home, agents_md=agents_md
     )
+    writes = []
     for rel, update in updaters.items():
-        new = update(read_optional(root / rel, root))
+        new = update(read_optional(scope.root / rel, scope.root))
         if new is not None:
             writes.append(Write(rel, new))
     return tuple(writes)
@@ -234,13 +232,16 @@ def plan_remove(scope: Scope, lock: Lockfile, keys: Iterable[str]) -> Outcome:
     new_lock = dataclasses.replace(
         lock, items=tuple(items), bundles=tuple(bundles), outputs=plan.outputs
     ).normalised()
+    ancillary = _ancillary(scope, lock, new_lock, installing=False)
     warnings: tuple[str, ...] = ()
     if lock.items and not lock.outputs:
         warnings = (
             "this lockfile has no output records (written by another upskill): the removed "
             "items' files were left in place; run `upskill update` before `remove` to adopt them",
         )
-    return Outcome(plan, new_lock, (), (), tuple(sorted(managed)), (), warnings, observer.files)
+    return Outcome(
+        plan, new_lock, ancillary, (), tuple(sorted(managed)), (), warnings, observer.files
+    )
 
 
 def commit_outcome(scope: Scope, outcome: Outcome) -> dict[str, Stat]:

@@ -8,15 +8,28 @@ from upskill.render.item import (
     render_item,
     targets_client,
 )
-from upskill.render.tables import LAYOUTS, MODEL_ALIASES, TOOL_NAMES, Layout, layout, resolve_model
+from upskill.render.tables import (
+    HOME_LAYOUTS,
+    LAYOUTS,
+    MODEL_ALIASES,
+    PROJECT,
+    TOOL_NAMES,
+    Layout,
+    Site,
+    layout,
+    resolve_model,
+)
 
 __all__ = [
+    "HOME_LAYOUTS",
     "LAYOUTS",
     "MODEL_ALIASES",
+    "PROJECT",
     "TOOL_NAMES",
     "Layout",
     "OutputFile",
     "Rendering",
+    "Site",
     "format_bodies_ahead",
     "layout",
     "output_path",

@@ -12,7 +12,14 @@ from typing import Any
 from upskill.clients import CLAUDE, COPILOT, OPENCODE
 from upskill.format.model import Agent, Item, Rule, Skill
 from upskill.format.vocabulary import CAPABILITIES
-from upskill.render.tables import DEFAULT_OPENCODE_MODE, TOOL_NAMES, resolve_model
+from upskill.render.tables import (
+    COPILOT_EXCLUDE,
+    DEFAULT_OPENCODE_MODE,
+    PROJECT,
+    TOOL_NAMES,
+    Site,
+    resolve_model,
+)
 
 
 def _mapped_tools(agent: Agent, target: str) -> tuple[list[str], list[str]]:
@@ -56,12 +63,16 @@ def _agent_fields(agent: Agent, target: str, out: dict[str, Any]) -> list[str]:
     return warnings
 
 
-def build_frontmatter(item: Item, target: str, name: str) -> tuple[dict[str, Any], list[str]]:
+def build_frontmatter(
+    item: Item, target: str, name: str, site: Site = PROJECT
+) -> tuple[dict[str, Any], list[str]]:
     out: dict[str, Any] = {"name": name, "description": item.description}
     warnings: list[str] = []
     if isinstance(item, Rule):
         if target == CLAUDE and item.scope_paths:
             out["paths"] = list(item.scope_paths)
+        if target == CLAUDE and COPILOT in site.alongside and not site.home:
+            out[COPILOT_EXCLUDE[0]] = COPILOT_EXCLUDE[1]
         elif target == COPILOT:
             out["applyTo"] = ", ".join(item.scope_paths) if item.scope_paths else "**"
     elif isinstance(item, Skill):

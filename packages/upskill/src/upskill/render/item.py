@@ -2,7 +2,8 @@
 
 Pure: the item already holds its body, overrides and resource bytes, so the
 result depends only on the arguments. Paths are POSIX, relative to the
-install root (project dir or $HOME), identical for both scopes.
+install root (project dir or $HOME); `Site` says which, since some clients read
+their user-level content from other directories than their project content.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from upskill.format.names import name_problem
 from upskill.markdown import LinkRewrite
 from upskill.render.body import render_body
 from upskill.render.frontmatter import build_frontmatter
-from upskill.render.tables import GENERATED_FILE_MODE, layout
+from upskill.render.tables import GENERATED_FILE_MODE, PROJECT, Site, layout
 from upskill.render.yaml_emit import emit_mapping
 
 
@@ -39,9 +40,9 @@ def targets_client(item: Item, client: str) -> bool:
     return item.audience is None or family(client) in item.audience
 
 
-def output_path(item: Item, client: str, *, alias: str | None = None) -> str:
+def output_path(item: Item, client: str, *, alias: str | None = None, site: Site = PROJECT) -> str:
     """The entrypoint path `render_item` writes for this item and client."""
-    return layout(item.kind, render_target(client)).entrypoint(alias or item.name)
+    return layout(item.kind, render_target(client), site).entrypoint(alias or item.name)
 
 
 def assemble(frontmatter: str, body: str) -> str:
@@ -50,7 +51,9 @@ def assemble(frontmatter: str, body: str) -> str:
     return f"---\n{frontmatter}---\n\n{body}"
 
 
-def render_item(item: Item, client: str, *, alias: str | None = None) -> Rendering:
+def render_item(
+    item: Item, client: str, *, alias: str | None = None, site: Site = PROJECT
+) -> Rendering:
     """Render `item` for `client` (claude, copilot, vscode or opencode).
 
     `alias` installs the item under another name: paths, the resource
@@ -68,17 +71,17 @@ def render_item(item: Item, client: str, *, alias: str | None = None) -> Renderi
         )
     if alias is not None and (problem := name_problem(alias)) is not None:
         raise RenderError(f"invalid alias: {problem}", path=item.entrypoint)
-    return _render(item, target, alias or item.name)
+    return _render(item, target, alias or item.name, site)
 
 
 # Small: the point is sharing one rendering between copilot and vscode, and
 # renderings hold resource bytes.
 @functools.lru_cache(maxsize=64)
-def _render(item: Item, target: str, name: str) -> Rendering:
+def _render(item: Item, target: str, name: str, site: Site) -> Rendering:
     """Items are immutable and hash by identity, so copilot and vscode share one rendering."""
-    where = layout(item.kind, target)
+    where = layout(item.kind, target, site)
     rewrite = LinkRewrite(name, item.resource_paths) if where.flat and item.resources else None
-    fields, warnings = build_frontmatter(item, target, name)
+    fields, warnings = build_frontmatter(item, target, name, site)
     text = assemble(emit_mapping(fields), render_body(item, target, rewrite))
     files = [OutputFile(where.entrypoint(name), text.encode("utf-8"), GENERATED_FILE_MODE)]
     base = where.resource_dir(name)

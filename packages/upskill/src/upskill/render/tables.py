@@ -108,7 +108,38 @@ SKILLS_SECTION_LEAD = (
 GENERATED_FILE_MODE = 0o644
 
 
-def layout(kind: Kind, target: str) -> Layout:
+# Global scope (paths relative to $HOME): where a client reads user-level content when it
+# differs from the project layout. Copilot CLI reads ~/.copilot/{instructions,skills,agents}
+# and never ~/.github (verified with copilot 1.0.102; docs/upskill/clients.md).
+HOME_LAYOUTS: dict[tuple[Kind, str], Layout] = {
+    (Kind.RULE, COPILOT): Layout(".copilot/instructions/{n}.instructions.md", flat=True),
+    (Kind.SKILL, COPILOT): Layout(".copilot/skills/{n}/SKILL.md", flat=False),
+    (Kind.AGENT, COPILOT): Layout(".copilot/agents/{n}.agent.md", flat=True),
+}
+
+# Copilot CLI also loads a project's `.claude/rules/*.md` as instructions (it maps `paths:`
+# to `applyTo`), so a rule written for both would reach it twice, Claude's text included.
+# It skips an instructions file whose frontmatter excludes its agent: Claude's copy says so
+# whenever Copilot gets its own copy. (Skills and agents it also reads from `.claude/` are
+# deduplicated by name, its own copy first: nothing to do.)
+COPILOT_EXCLUDE = ("excludeAgent", "coding-agent")
+
+
+@dataclass(frozen=True)
+class Site:
+    """Where a rendering lands: the user's home (global scope) or a project, and the other
+    render targets the item is written for there, since clients read each other's trees."""
+
+    home: bool = False
+    alongside: frozenset[str] = frozenset()
+
+
+PROJECT = Site()
+
+
+def layout(kind: Kind, target: str, site: Site = PROJECT) -> Layout:
+    if site.home and (home := HOME_LAYOUTS.get((kind, target))) is not None:
+        return home
     return LAYOUTS[(kind, target)]
 
 
