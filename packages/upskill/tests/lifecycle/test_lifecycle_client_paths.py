@@ -88,7 +88,8 @@ def test_project_claude_rules_hidden_from_copilot_only_beside_its_own_copy(
         "description: Use when testing style",
         "excludeAgent: coding-agent",
     ]
-    assert "excludeAgent" not in (project / ".github/instructions/style.instructions.md").read_text()
+    copilot = project / ".github/instructions/style.instructions.md"
+    assert "excludeAgent" not in copilot.read_text()
     # Narrowed to Claude: Copilot has no copy of its own, so Claude's is not hidden from it.
     cli.ok("update", "--claude", cwd=project)
     assert "excludeAgent" not in (project / ".claude/rules/style.md").read_text()
