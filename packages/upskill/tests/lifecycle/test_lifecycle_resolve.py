@@ -242,3 +242,35 @@ def test_update_drops_items_a_bundle_no_longer_lists(cli, h, project, registry):
     assert not (project / ".claude/rules/commits.md").exists()
     assert [i["name"] for i in lock_of(project)["items"]] == ["style"]
     assert lock_of(project)["bundles"][0]["items"] == ["style"]
+
+
+def test_cross_source_bundle_items_keep_their_source(cli, h, project, tmp_path):
+    """Issue 14, 15: `top` in A requires `ops-core` from B; B's items are recorded with B,
+    and `update` works afterwards, picking up a change in B."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    h.write_item(a, "rule", "top-rule", "Top.\n")
+    h.write_item(b, "rule", "ops-rule", "Ops v1.\n")
+    h.write_bundle(
+        b, "ops-core", "schema: 1\nname: ops-core\ndescription: o\nitems:\n  rules: [ops-rule]\n"
+    )
+    h.write_bundle(
+        a,
+        "top",
+        "schema: 1\nname: top\ndescription: t\nitems:\n  rules: [top-rule]\n"
+        f"requires:\n  - {{name: ops-core, source: {b}}}\n",
+    )
+    cli.ok("add", str(a), "top", "--claude", cwd=project)
+    items = items_of(project)
+    assert items[("rule", "top-rule")]["source"] == f"local:{a}"
+    assert items[("rule", "ops-rule")]["source"] == f"local:{b}"
+    assert {(x["name"], x["source"]) for x in lock_of(project)["bundles"]} == {
+        ("top", f"local:{a}"),
+        ("ops-core", f"local:{b}"),
+    }
+    cli.ok("update", cwd=project)  # used to fail: "already installed from <A>"
+    h.write_item(b, "rule", "ops-rule", "Ops v2.\n")
+    cli.ok("update", cwd=project)
+    assert "Ops v2." in (project / ".claude/rules/ops-rule.md").read_text()
+    assert items_of(project)[("rule", "ops-rule")]["source"] == f"local:{b}"
+    cli.ok("remove", "--source", f"local:{b}", cwd=project)
+    assert set(items_of(project)) == {("rule", "top-rule")}

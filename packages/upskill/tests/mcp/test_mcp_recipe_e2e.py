@@ -249,3 +249,21 @@ def test_update_reconfigures_an_unregistered_server(project: Any, registry: Path
     done = project.run("doctor")
     assert done.returncode == 0
     assert done.stderr.splitlines()[-1] == "No drift."
+
+
+def test_narrowing_update_unconfigures_dropped_clients(project: Any, registry: Path) -> None:
+    """Issue 14, 14: `update --claude` after an install for every client removes the
+    server from the clients no longer selected, and their records; `.mcp.json`, which
+    Copilot shares with Claude Code, keeps the entry Claude still uses."""
+    project.fakes.present(())
+    assert project.run("add", str(registry / "skills/drawio-mcp.bundle.yaml")).returncode == 0
+    done = project.run("update", "--claude")
+    assert done.returncode == 0, done.stderr
+    assert "mcp drawio: copilot: record dropped; the entry stays for claude" in done.stderr
+    assert list(json.loads((project.root / ".mcp.json").read_text())["mcpServers"]) == ["drawio"]
+    assert json.loads((project.root / ".vscode/mcp.json").read_text()) == {"servers": {}}
+    assert json.loads((project.root / "opencode.json").read_text())["mcp"] == {}
+    assert [(m["client"], m["status"]) for m in project.lock()["mcps"]] == [("claude", "installed")]
+    assert not (project.root / ".github").exists() and not (project.root / ".agents").exists()
+    done = project.run("doctor", "--json")
+    assert done.returncode == 0, done.stdout

@@ -67,8 +67,11 @@ def run_clients(ctx: HookContext, bundle: str) -> tuple[str, ...]:
     recorded = {e.client for e in entries if e.bundle == bundle}
     if not recorded:
         record = next((b for b in ctx.lock.bundles if b.name == bundle), None)
-        keys = set(record.items) if record is not None else set()
-        recorded = {c for i in ctx.lock.items if i.key in keys for c in i.clients}
+        names = set(record.items) if record is not None else set()
+        items = [i for i in ctx.lock.items if i.name in names]
+        if any(not i.clients for i in items):
+            return ()  # an item recorded for every client
+        recorded = {c for i in items for c in i.clients}
     return tuple(sorted(recorded))
 
 

@@ -77,6 +77,9 @@ class Resolution:
 
 
 CatalogFor = Callable[[SourceSpec], SourceCatalog]
+# A requested item: the source it comes from (a required bundle's may be another source
+# than the request's), the item, and its name before `--as`.
+Root = tuple[SourceCatalog, Item, str]
 
 
 def parse_aliases(values: Sequence[str]) -> tuple[dict[str, str], str | None]:
@@ -130,7 +133,7 @@ class Resolver:
 
     def _request(self, request: Request) -> None:
         catalog = self._catalog_for(request.spec)
-        roots: list[tuple[Item, str]] = []  # item, installed name
+        roots: list[Root] = []
         bundle_file = catalog.fetched.bundle_file
         if bundle_file is not None:
             bundle = cat.load_bundle_file(bundle_file)
@@ -148,35 +151,35 @@ class Resolver:
                 if bundle_match is not None:
                     roots += self._bundle_closure(catalog, bundle_match, request, [])
                 elif items:
-                    roots += [(i, i.name) for i in items]
+                    roots += [(catalog, i, i.name) for i in items]
                 elif request.missing_ok:
                     self._missing.append(name)
                     self._warnings.append(f"{catalog.label}: {name!r} is no longer in the source")
                 else:
                     raise ResolveError(f"{catalog.label}: no item or bundle named {name!r}")
         elif bundle_file is None:
-            roots += [(i, i.name) for i in catalog.items.values()]
+            roots += [(catalog, i, i.name) for i in catalog.items.values()]
             if not roots:
                 raise ResolveError(f"{catalog.label}: no items found in the source")
-        roots = [(i, n) for i, n in roots if n not in request.exclude]
+        roots = [(c, i, n) for c, i, n in roots if n not in request.exclude]
         unknown_excludes = set(request.exclude) - {i.name for i in catalog.items.values()}
         for name in sorted(unknown_excludes):
             self._warnings.append(f"--exclude {name}: no such item in {catalog.label}")
-        names = {n for _, n in roots}
+        names = {n for _, _, n in roots}
         if request.single_alias is not None and len(names) != 1:
             raise UsageError("--as ALIAS needs exactly one selected item; use --as orig=alias")
         for orig in request.aliases:
             if orig not in names and orig not in self._missing:
                 raise UsageError(f"--as {orig}=…: {orig!r} is not among the selected items")
-        for item, name in roots:
+        for origin, item, name in roots:  # a required bundle's items keep their own source
             alias = request.aliases.get(name) or request.single_alias or name
-            self._visit(catalog, item, alias, None, [])
+            self._visit(origin, item, alias, None, [])
 
     # ---------------------------------------------------------------- bundles
 
     def _bundle_closure(
         self, catalog: SourceCatalog, bundle: Bundle, request: Request, stack: list[str]
-    ) -> list[tuple[Item, str]]:
+    ) -> list[Root]:
         key = f"{catalog.label}#{bundle.name}"
         if key in stack:
             cycle = " -> ".join([*stack[stack.index(key) :], key])
@@ -189,7 +192,7 @@ class Resolver:
                     f"{seen.source_label} and {catalog.label}"
                 )
             return []
-        roots: list[tuple[Item, str]] = []
+        roots: list[Root] = []
         names: list[str] = []
         for kind, name in cat.bundle_items(bundle):
             item = catalog.items.get((kind, name))
@@ -198,7 +201,7 @@ class Resolver:
                     f"bundle {bundle.name!r} lists {kind} {name!r}, not found in {catalog.label}",
                     path=bundle.path,
                 )
-            roots.append((item, name))
+            roots.append((catalog, item, name))
             names.append(name)
         self._bundles[bundle.name] = ResolvedBundle(
             bundle.name, bundle, catalog, tuple(dict.fromkeys(names))

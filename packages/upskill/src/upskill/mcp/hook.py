@@ -1,7 +1,8 @@
 """The lifecycle hook for bundle MCP servers (registered in upskill/hooks/registry.py).
 
 add/update configure every MCP server of the installed bundles for the
-selected targets; removing a bundle leaves its servers configured (the
+selected targets, and unconfigure (only if still as written) a server the
+bundle dropped or a target the run no longer selects; removing a bundle leaves its servers configured (the
 book's explicit `remove-mcp` is the removal path) and says so; doctor
 reconciles each record.
 """
@@ -47,13 +48,15 @@ class McpHook:
         for resolved in bundles:
             servers = [from_format(s) for s in resolved.bundle.mcps]
             names = {s.name for s in servers}
+            targets = targets_for(run_clients(ctx, resolved.name))
             gone = [
                 r
                 for r in (conv.mcp_record(e, scope) for e in mcps)
-                if r.bundle == resolved.name and r.name not in names
+                if r.bundle == resolved.name and (r.name not in names or r.client not in targets)
             ]
-            if gone:  # the bundle no longer declares them
-                dropped = unregister(gone, places=places, cli=cli)
+            if gone:  # the bundle no longer declares them, or the run narrowed its clients
+                keep = [r for r in (conv.mcp_record(e, scope) for e in mcps) if r not in gone]
+                dropped = unregister(gone, places=places, cli=cli, keep=keep)
                 messages += [*dropped.notices, *warning_lines(dropped.warnings)]
                 keys = {(r.name, r.client.value) for r in gone}
                 mcps = tuple(m for m in mcps if (m.name, m.client) not in keys)
@@ -66,7 +69,7 @@ class McpHook:
             }
             report = configure_servers(
                 servers,
-                targets_for(run_clients(ctx, resolved.name)),
+                targets,
                 scope=scope,
                 bundle=resolved.name,
                 places=places,

@@ -33,7 +33,28 @@ def _delete_from_file(record: McpRecord, places: Places) -> tuple[bool, str | No
         return False, str(exc)
 
 
-def unregister(records: Sequence[McpRecord], *, places: Places, cli: ClientCli) -> UnregisterReport:
+def _shared(record: McpRecord, keep: Sequence[McpRecord], places: Places) -> McpRecord | None:
+    """A kept record of another client reading the same entry (Claude Code and Copilot CLI
+    share a project's `.mcp.json`): that entry must stay."""
+    location = shapes.doctor_location(record.client, record.scope, places)
+    if location is None:
+        return None
+    for other in keep:
+        if other.name != record.name or other.status is not Status.INSTALLED:
+            continue
+        there = shapes.doctor_location(other.client, other.scope, places)
+        if there is not None and there.path == location.path:
+            return other
+    return None
+
+
+def unregister(
+    records: Sequence[McpRecord],
+    *,
+    places: Places,
+    cli: ClientCli,
+    keep: Sequence[McpRecord] = (),
+) -> UnregisterReport:
     """Unregister each record (CLI first, config entry second); every record is dropped.
 
     Only an entry that still has the digest upskill recorded is removed
@@ -54,6 +75,10 @@ def unregister(records: Sequence[McpRecord], *, places: Places, cli: ClientCli) 
         problem = shapes.name_problem(record.name)
         if problem is not None:  # the lockfile is data: checked as the install side checks
             warnings.append(f"{where}: not removed: {problem}; record dropped")
+            continue
+        sharer = _shared(record, keep, places)
+        if sharer is not None:
+            notices.append(f"{where}: record dropped; the entry stays for {sharer.client}")
             continue
         location = shapes.doctor_location(record.client, record.scope, places)
         verdict, _ = ownership.judge(location, record.name, record.sha256)
