@@ -2,9 +2,9 @@
 
 add/update configure every MCP server of the installed bundles for the
 selected targets, and unconfigure (only if still as written) a server the
-bundle dropped or a target the run no longer selects; removing a bundle leaves its servers configured (the
-book's explicit `remove-mcp` is the removal path) and says so; doctor
-reconciles each record.
+bundle dropped or a target the run no longer selects; removing a bundle
+leaves its servers configured (the book's explicit `remove-mcp` is the
+removal path) and says so; doctor reconciles each record.
 """
 
 from __future__ import annotations
