@@ -256,10 +256,20 @@ def test_narrowing_update_unconfigures_dropped_clients(project: Any, registry: P
     server from the clients no longer selected, and their records; `.mcp.json`, which
     Copilot shares with Claude Code, keeps the entry Claude still uses."""
     project.fakes.present(())
-    assert project.run("add", str(registry / "skills/drawio-mcp.bundle.yaml")).returncode == 0
+    done = project.run("add", str(registry / "skills/drawio-mcp.bundle.yaml"))
+    assert done.returncode == 0, done.stderr
+    # Issue 14, 16: per client, what happened (no CLI here: plugins are skipped).
+    assert done.stderr.endswith(
+        "2 items installed:\n"
+        "  claude: 2 items, MCP drawio, plugin superpowers skipped\n"
+        "  copilot: 2 items, MCP drawio\n"
+        "  vscode: 2 items, MCP drawio, plugin superpowers skipped\n"
+        "  opencode: 2 items, MCP drawio\n"
+    )
     done = project.run("update", "--claude")
     assert done.returncode == 0, done.stderr
     assert "mcp drawio: copilot: record dropped; the entry stays for claude" in done.stderr
+    assert done.stderr.endswith("  claude: 2 items, MCP drawio, plugin superpowers skipped\n")
     assert list(json.loads((project.root / ".mcp.json").read_text())["mcpServers"]) == ["drawio"]
     assert json.loads((project.root / ".vscode/mcp.json").read_text()) == {"servers": {}}
     assert json.loads((project.root / "opencode.json").read_text())["mcp"] == {}

@@ -5,7 +5,7 @@ Formatting only; the lines go out through the `Console` (`upskill.cli.console`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import TYPE_CHECKING
 
 from upskill.cli.console import Console
@@ -13,6 +13,8 @@ from upskill.lifecycle.plan import Action, Op, Plan
 
 if TYPE_CHECKING:
     from upskill.lifecycle.engine import Outcome
+    from upskill.lifecycle.flow import Committed
+    from upskill.state.lockfile import Lockfile
 
 # Actions a plan listing shows (unchanged, forget and retain change nothing on disk).
 _SHOWN = frozenset(
@@ -77,24 +79,65 @@ def report_dry_run(console: Console, outcome: Outcome) -> int:
     return 0
 
 
+_CLIENT_ORDER = ("claude", "copilot", "vscode", "opencode")
+_PART_WORDS = {"installed": "", "skipped": " skipped", "instructions": " to install by hand"}
+
+
+def client_lines(outcome: Outcome, lock: Lockfile, bundles: Collection[str]) -> list[str]:
+    """Per client, what this run's items and its bundles' MCP servers and plugins actually
+    did there; empty when the run configured no MCP server or plugin (the headline says it
+    all then)."""
+    parts: dict[str, list[str]] = {}
+    for kind, entries in (("MCP", lock.mcps), ("plugin", lock.plugins)):
+        for entry in entries:
+            if entry.bundle in bundles:
+                word = _PART_WORDS.get(entry.status, f" {entry.status}")
+                parts.setdefault(entry.client, []).append(f"{kind} {entry.name}{word}")
+    if not parts:
+        return []
+    counts = dict.fromkeys(_CLIENT_ORDER, 0)
+    for item in outcome.items:
+        for client in item.clients or _CLIENT_ORDER:
+            counts[client] = counts.get(client, 0) + 1
+    lines = []
+    for client in _CLIENT_ORDER:
+        done = ([plural(counts[client], "item")] if counts[client] else []) + parts.get(client, [])
+        if done:
+            lines.append(f"  {client}: {', '.join(done)}")
+    return lines
+
+
 def report_install(
-    console: Console, outcome: Outcome, messages: Iterable[str], *, verb: str
+    console: Console,
+    outcome: Outcome,
+    committed: Committed,
+    bundles: Collection[str] = (),
+    *,
+    verb: str,
 ) -> int:
     console.done()
     for warning in outcome.warnings:
         console.warn(warning)
-    for line in [*noteworthy(outcome.plan.actions), *messages]:
+    for line in [*noteworthy(outcome.plan.actions), *committed.messages]:
         console.info(line)
+    per_client = client_lines(outcome, committed.lock, bundles)
+    if per_client:
+        console.info(f"{plural(len(outcome.items), 'item')} {verb}{tail(outcome.plan)}:")
+        for line in per_client:
+            console.info(line)
+        return 0
     clients = ", ".join(outcome.clients) or "no client"
     console.info(f"{plural(len(outcome.items), 'item')} {verb} for {clients}{tail(outcome.plan)}")
     return 0
 
 
-def report_update(console: Console, outcome: Outcome, messages: Iterable[str]) -> int:
+def report_update(
+    console: Console, outcome: Outcome, committed: Committed, bundles: Collection[str] = ()
+) -> int:
     console.done()
     for warning in outcome.warnings:
         console.warn(warning)
-    for line in [*noteworthy(outcome.plan.actions), *messages]:
+    for line in [*noteworthy(outcome.plan.actions), *committed.messages]:
         console.info(line)
     owners = {record.path: record.owners for record in outcome.plan.outputs}
     changed_items = {
@@ -109,4 +152,6 @@ def report_update(console: Console, outcome: Outcome, messages: Iterable[str]) -
     if removed:
         parts.append(f"{removed} removed")
     console.info(", ".join(parts) + tail(outcome.plan))
+    for line in client_lines(outcome, committed.lock, bundles):
+        console.info(line)
     return 0

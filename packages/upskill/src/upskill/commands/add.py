@@ -74,11 +74,13 @@ def run(args: argparse.Namespace, console: Console) -> int:
             console.info("completed an interrupted run first")
         outcome = plan()
         console.progress("writing")
-        messages = commit(
+        committed = commit(
             session,
             outcome,
             selection=selection,
             bundles=hook_bundles(resolution),
             force=args.force,
         )
-    return report_install(console, outcome, messages, verb="installed")
+    return report_install(
+        console, outcome, committed, {b.name for b in resolution.bundles}, verb="installed"
+    )

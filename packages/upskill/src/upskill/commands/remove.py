@@ -107,7 +107,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         ):
             console.info("aborted; nothing removed")
             return 1
-        messages = commit(session, outcome, selection=(), removed_bundles=bundles)
+        messages = commit(session, outcome, selection=(), removed_bundles=bundles).messages
     for warning in outcome.warnings:
         console.warn(warning)
     for line in [*noteworthy(outcome.plan.actions), *messages]:

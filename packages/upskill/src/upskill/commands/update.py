@@ -158,11 +158,11 @@ def _full(
             return 0
         resolution, outcome = planned
         console.progress("writing")
-        messages = commit(
+        committed = commit(
             session,
             outcome,
             selection=selection or (),
             bundles=hook_bundles(resolution),
             force=args.force,
         )
-    return report_update(console, outcome, messages)
+    return report_update(console, outcome, committed, {b.name for b in resolution.bundles})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from upskill.hooks.api import HookContext, ResolvedBundle
@@ -16,6 +17,14 @@ from upskill.lifecycle.resolve import Resolution
 from upskill.lifecycle.session import Session
 from upskill.state.config import load_config_paths
 from upskill.state.lockfile import Lockfile, serialise_lockfile
+
+
+@dataclass(frozen=True)
+class Committed:
+    """What a write left: the lockfile as saved (hooks included) and lines for the user."""
+
+    lock: Lockfile
+    messages: tuple[str, ...]
 
 
 def hook_context(
@@ -45,7 +54,7 @@ def commit(
     bundles: Sequence[ResolvedBundle] = (),
     removed_bundles: Sequence[str] = (),
     force: bool = False,
-) -> tuple[str, ...]:
+) -> Committed:
     """Apply an outcome, let extension hooks update plugins/mcps, save fast-path state."""
     written = commit_outcome(session.scope, outcome)
     ctx = hook_context(session, outcome.lock, selection, False, force=force)
@@ -63,7 +72,7 @@ def commit(
         if path in digests:
             known[path] = FileState(digests[path], size, mtime_ns)
     save_state(session, hooked.lock, known)
-    return hooked.messages
+    return Committed(hooked.lock, hooked.messages)
 
 
 def save_state(

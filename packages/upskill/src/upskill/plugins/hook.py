@@ -1,7 +1,8 @@
 """The lifecycle hook for bundle plugins (registered in upskill/hooks/registry.py).
 
 add/update install the plugins of the installed bundles for the selected
-clients; removing a bundle uninstalls its plugins; doctor fills the
+clients and uninstall those a bundle dropped or a narrowed run no longer
+selects; removing a bundle uninstalls its plugins; doctor fills the
 missing/skipped buckets. A present CLI failing keeps any previous record
 (the failure is transient) and records nothing new.
 """
@@ -63,13 +64,28 @@ class PluginHook:
             return HookResult(ctx.lock.plugins, ctx.lock.mcps)
         plugins = ctx.lock.plugins
         messages: list[str] = []
+        scope = client_scope(ctx.scope == "global")
         for resolved in bundles:
+            clients = run_clients(ctx, resolved.name) or ALL_CLIENTS
+            declared = {p.name for p in resolved.bundle.plugins}
+            going = [
+                r
+                for r in (plugin_record(e, scope) for e in plugins)
+                if r.bundle == resolved.name and (r.name not in declared or r.client not in clients)
+            ]
+            if going:  # the bundle dropped them, or the run narrowed its clients
+                gone = uninstall_plugins(
+                    going, places=places_for(ctx.root, ctx.world), cli=SubprocessCli(ctx.world.env)
+                )
+                messages += [*gone.notices, *warning_lines(gone.warnings)]
+                keys = {(r.name, r.client) for r in going}
+                plugins = tuple(p for p in plugins if (p.name, p.client) not in keys)
             if not resolved.bundle.plugins:
                 continue
             report = install_plugins(
                 resolved.bundle.plugins,
-                run_clients(ctx, resolved.name) or ALL_CLIENTS,
-                scope=client_scope(ctx.scope == "global"),
+                clients,
+                scope=scope,
                 bundle=resolved.name,
                 places=places_for(ctx.root, ctx.world),
                 cli=SubprocessCli(ctx.world.env),
