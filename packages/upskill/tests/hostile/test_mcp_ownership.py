@@ -122,3 +122,17 @@ def test_a_planted_record_does_not_make_a_users_server_upskills(
         "wrote; left in place, record dropped\n"
     ) in out.stderr
     assert (project / ".mcp.json").read_bytes() == before
+
+
+def test_the_entry_claude_wrote_for_a_server_is_the_one_copilot_would_write(tmp_path: Path) -> None:
+    """`claude mcp add` writes `"env": {}` for a server without environment (claude 2.1.197);
+    Copilot, sharing `.mcp.json`, must adopt that entry, not call it the user's."""
+    from upskill.clientconf.places import ConfigLocation
+    from upskill.mcp.ownership import Verdict, judge
+
+    path = tmp_path / ".mcp.json"
+    entry = {"type": "stdio", "command": "npx", "args": ["-y", "fs", "."]}
+    path.write_text(json.dumps({"mcpServers": {"fs": {**entry, "env": {}}}}))
+    location = ConfigLocation(path, "mcpServers", within=tmp_path)
+    assert judge(location, "fs", None, entry)[0] is Verdict.SAME
+    assert judge(location, "fs", None, {**entry, "args": ["-y", "other"]})[0] is Verdict.THEIRS

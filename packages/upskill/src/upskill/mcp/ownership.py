@@ -52,9 +52,17 @@ def judge(
     seen = digest(current)
     if recorded is not None and seen == recorded:
         return Verdict.OURS, seen
-    if wanted is not None and seen == digest(wanted):
+    if wanted is not None and digest(_lean(current)) == digest(_lean(wanted)):
         return Verdict.SAME, seen
     return Verdict.THEIRS, seen
+
+
+def _lean(entry: object) -> object:
+    """An entry without empty members: `claude mcp add` writes `"env": {}` for a server
+    without environment, where upskill's own shape omits it; both say the same."""
+    if type(entry) is not dict:
+        return entry
+    return {k: v for k, v in entry.items() if v != {} and v != []}
 
 
 def current_digest(location: ConfigLocation | None, name: str) -> str | None:
