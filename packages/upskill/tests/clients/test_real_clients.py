@@ -1,0 +1,208 @@
+"""The real clients, asked offline what they loaded after `upskill add` (issue 14).
+
+The example registry's `acme-review` bundle (four rules, four skills, two
+agents, two MCP servers, one of them with a `${GITHUB_TOKEN}` reference) is
+installed for every client into a temp project, or the global scope of a temp
+HOME; then each client lists what it sees. Every installed item must appear
+exactly once per client that reads its kind, where the client reads it
+(docs/upskill/clients.md has the paths and the commands).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from real_clients import Clients
+
+pytestmark = pytest.mark.clients
+
+REGISTRY = Path(__file__).resolve().parents[4] / "examples" / "registry"
+TOKEN = "tok-from-the-environment"
+AGENTS_MD = "# Team\n\nRun the tests before you commit.\n"
+
+
+@dataclass(frozen=True)
+class Install:
+    scope: str
+    root: Path  # where upskill wrote: the project, or HOME
+    cwd: Path  # where the clients run: the project (a fresh repository in global scope)
+    env: dict[str, str]
+    rules: tuple[str, ...]
+    skills: tuple[str, ...]
+    agents: tuple[str, ...]
+    mcps: tuple[str, ...]
+
+
+@pytest.fixture(scope="module", params=["project", "global"])
+def installed(
+    request: pytest.FixtureRequest, clients: Clients, tmp_path_factory: pytest.TempPathFactory
+) -> Install:
+    scope: str = request.param
+    base = tmp_path_factory.mktemp(scope)
+    home, work = base / "home", base / "work"
+    home.mkdir()
+    work.mkdir()
+    subprocess.run(["git", "init", "-q", str(work)], check=True)
+    (work / "AGENTS.md").write_text(AGENTS_MD)
+    (home / ".gemini").mkdir()
+    (home / ".gemini/trustedFolders.json").write_text(json.dumps({str(work): "TRUST_FOLDER"}))
+    env = clients.env(home, GITHUB_TOKEN=TOKEN, COPILOT_ALLOW_ALL="true")
+    flags = ["-g"] if scope == "global" else []
+    done = clients.run(
+        [sys.executable, "-m", "upskill", "add", str(REGISTRY), "acme-review", *flags],
+        cwd=work,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "skipped" not in done.stderr, done.stderr  # every client got every part
+    root = home if scope == "global" else work
+    lock = json.loads((root / ".upskill-lock.json").read_text())
+
+    def names(kind: str) -> tuple[str, ...]:
+        return tuple(sorted(i["name"] for i in lock["items"] if i["kind"] == kind))
+
+    mcps = tuple(sorted({m["name"] for m in lock["mcps"]}))
+    assert names("rule") and names("skill") and names("agent") and len(mcps) == 2
+    return Install(scope, root, work, env, names("rule"), names("skill"), names("agent"), mcps)
+
+
+def ask(clients: Clients, at: Install, *argv: str, **env: str) -> str:
+    done = clients.run(argv, cwd=at.cwd, env={**at.env, **env})
+    assert done.returncode == 0, f"{' '.join(argv)}: {done.returncode}\n{done.stderr}"
+    return done.stdout
+
+
+def once(seen: Iterable[str], expected: Iterable[str]) -> None:
+    """Each expected name exactly once, nothing else."""
+    assert Counter(seen) == Counter(expected)
+
+
+# ------------------------------------------------------------------ Claude Code
+
+
+def test_claude_code_mcp(clients: Clients, installed: Install) -> None:
+    listing = ask(clients, installed, "claude", "mcp", "list")
+    once(re.findall(r"^([\w.-]+): ", listing, re.M), installed.mcps)
+    shown = ask(clients, installed, "claude", "mcp", "get", "github")
+    where = "User config" if installed.scope == "global" else "Project config"
+    assert f"Scope: {where}" in shown
+    assert "GITHUB_PERSONAL_ACCESS_TOKEN=${GITHUB_TOKEN}" in shown  # never expanded
+
+
+# ------------------------------------------------------------------ Copilot CLI
+
+
+def test_copilot_instructions(clients: Clients, installed: Install) -> None:
+    sources = json.loads(ask(clients, installed, "copilot", "instruction", "list", "--json"))
+    files = [s for s in sources if s["type"] != "model"]
+    once((re.sub(r"(\.instructions)?\.md$", "", s["label"]) for s in files), installed.rules)
+    own = "/.copilot/instructions/" if installed.scope == "global" else ".github/instructions/"
+    assert all(own in s["sourcePath"] for s in files), files
+    repository = sorted(s["sourcePath"] for s in sources if s["type"] == "model")
+    # AGENTS.md is the repository's own; CLAUDE.md (project scope only) holds `@AGENTS.md`.
+    assert repository == (
+        ["AGENTS.md", "CLAUDE.md"] if installed.scope == "project" else ["AGENTS.md"]
+    )
+
+
+def test_copilot_skills(clients: Clients, installed: Install) -> None:
+    listing = ask(clients, installed, "copilot", "skill", "list")
+    mine = listing.split("Builtin skills:")[0]
+    once(re.findall(r"^  ([\w.-]+) - ", mine, re.M), installed.skills)
+
+
+def test_copilot_agents(clients: Clients, installed: Install) -> None:
+    # Without a model provider the CLI stops at the agent lookup and names every agent.
+    offline = {
+        "COPILOT_OFFLINE": "true",
+        "COPILOT_PROVIDER_BASE_URL": "http://127.0.0.1:9",
+        "COPILOT_MODEL": "none",
+    }
+    done = clients.run(
+        ["copilot", "--agent", "no-such-agent", "-p", "hi"],
+        cwd=installed.cwd,
+        env={**installed.env, **offline},
+    )
+    found = re.search(r"available: (.*)$", done.stdout + done.stderr, re.M)
+    assert found is not None, done.stdout + done.stderr
+    once(found.group(1).split(", "), installed.agents)
+
+
+def test_copilot_mcp(clients: Clients, installed: Install) -> None:
+    listing = ask(clients, installed, "copilot", "mcp", "list")
+    once(re.findall(r"^  ([\w.-]+) \(", listing, re.M), installed.mcps)
+
+
+# ------------------------------------------------------------------ opencode
+
+
+def test_opencode_config(clients: Clients, installed: Install) -> None:
+    config = json.loads(ask(clients, installed, "opencode", "debug", "config"))
+    if installed.scope == "global":
+        entries = [f"~/.agents/rules/{r}/RULE.md" for r in installed.rules]
+        assert config["instructions"] == entries
+    else:
+        assert config["instructions"] == [".agents/rules/**/RULE.md"]
+        matched = sorted(p.parent.name for p in installed.root.glob(".agents/rules/**/RULE.md"))
+        once(matched, installed.rules)
+    assert sorted(config["mcp"]) == list(installed.mcps)
+    # opencode masks environment values; on disk the reference is spelled its way, {env:VAR}.
+    assert config["mcp"]["github"]["environment"] == {"GITHUB_PERSONAL_ACCESS_TOKEN": "***"}
+    on_disk = installed.root / (
+        ".config/opencode/opencode.json" if installed.scope == "global" else "opencode.json"
+    )
+    written = json.loads(on_disk.read_text())["mcp"]["github"]["environment"]
+    assert written == {"GITHUB_PERSONAL_ACCESS_TOKEN": "{env:GITHUB_TOKEN}"}
+
+
+def test_opencode_skills(clients: Clients, installed: Install) -> None:
+    skills = json.loads(ask(clients, installed, "opencode", "debug", "skill"))
+    once((s["name"] for s in skills if s["location"] != "<built-in>"), installed.skills)
+
+
+def test_opencode_agents(clients: Clients, installed: Install) -> None:
+    for name in installed.agents:
+        agent = json.loads(ask(clients, installed, "opencode", "debug", "agent", name))
+        assert agent["name"] == name and agent["mode"] == "subagent"
+    reviewer = json.loads(
+        ask(clients, installed, "opencode", "debug", "agent", "acme-security-reviewer")
+    )
+    final = {p["permission"]: p["action"] for p in reviewer["permission"] if p["pattern"] == "*"}
+    # tools: [read, grep, glob, bash]; opencode allows everything else unless denied
+    assert {k: final[k] for k in ("read", "grep", "glob", "bash")} == dict.fromkeys(
+        ("read", "grep", "glob", "bash"), "allow"
+    )
+    assert {k: final[k] for k in ("edit", "webfetch", "websearch")} == dict.fromkeys(
+        ("edit", "webfetch", "websearch"), "deny"
+    )
+
+
+# ------------------------------------------------------------------ Codex
+
+
+def test_codex_prompt(clients: Clients, installed: Install) -> None:
+    prompt = ask(clients, installed, "codex", "debug", "prompt-input")
+    roots = dict(re.findall(r"- `(r\d+)` = `([^`]+)`", prompt))
+    system = {r for r, path in roots.items() if "/.codex/" in path}
+    listed = re.findall(r"^- ([\w.-]+): .*\(file: (r\d+)/", prompt.replace("\\n", "\n"), re.M)
+    once((name for name, root in listed if root not in system), installed.skills)
+    assert prompt.count("Run the tests before you commit.") == 1  # the repository's AGENTS.md
+    assert json.loads(ask(clients, installed, "codex", "mcp", "list", "--json")) == []
+
+
+# ------------------------------------------------------------------ Gemini CLI
+
+
+def test_gemini(clients: Clients, installed: Install) -> None:
+    listing = ask(clients, installed, "gemini", "skills", "list")
+    once(re.findall(r"^([\w.-]+) \[Enabled\]", listing, re.M), installed.skills)
+    done = clients.run(["gemini", "mcp", "list"], cwd=installed.cwd, env=installed.env)
+    assert "No MCP servers configured" in done.stdout + done.stderr  # not a target
