@@ -16,6 +16,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from upskill.blobs import FileBlob, Payload, copy_blob
 from upskill.errors import UpskillError
 
 MAX_SHARED_FILE_BYTES = 16 * 1024 * 1024
@@ -126,7 +127,7 @@ def create_exclusive(path: Path, data: bytes, mode: int = 0o644) -> None:
 
 
 def write_unsynced(
-    path: str | Path, data: bytes, mode: int = 0o644, *, dir_fd: int | None = None
+    path: str | Path, data: Payload, mode: int = 0o644, *, dir_fd: int | None = None
 ) -> os.stat_result:
     """Write a staging file without fsync; callers make a batch durable with `sync_tree`.
 
@@ -134,7 +135,10 @@ def write_unsynced(
     The mode is given at create time and fixed only when the umask took bits away."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, mode, dir_fd=dir_fd)
     try:
-        write_all(fd, data)
+        if isinstance(data, FileBlob):
+            copy_blob(data, fd)  # streamed, and verified against the hash taken at load
+        else:
+            write_all(fd, data)
         st = os.fstat(fd)
         if st.st_mode & 0o7777 != mode:
             os.fchmod(fd, mode)

@@ -3,10 +3,12 @@
 Two layers. Fuzz targets drive each parser in process for a bounded number of examples:
 whatever the bytes, it returns a value or raises its own `UpskillError`, never anything
 else. End-to-end, generated hostile lockfiles and registries run through the real CLI in
-a temporary project and HOME, and three invariants must hold: no traceback (exit 0, 1 or
-2 and no "internal error"), nothing outside the places upskill may write changes (the
-canary: `.git/`, HOME but for upskill's cache and state, a secret beside the project),
-and no control character from the data reaches the terminal.
+a temporary project and HOME (some project paths upskill edits linked to the user's
+secrets), and four invariants must hold: no traceback (exit 0, 1 or 2 and no "internal
+error"), nothing outside the places upskill may write changes (the canary: `.git/`, HOME
+but for upskill's cache and state, a secret beside the project), no control character
+from the data reaches the terminal, and no byte of a file outside the scope reaches a
+project file or the terminal.
 """
 
 from __future__ import annotations
@@ -107,7 +109,16 @@ def hostile_lockfiles(draw: st.DrawFn) -> dict[str, object]:
     }
 
 
-COMMANDS = [("update",), ("remove", "style"), ("doctor",), ("list",), ("remove-mcp", "db")]
+COMMANDS = [
+    ("update",),
+    ("remove", "style"),
+    ("doctor",),
+    ("list",),
+    ("remove-mcp", "db"),
+    ("add",),
+]
+# Project paths upskill reads or edits, linked to the user's secrets outside the scope.
+LINKS = [".mcp.json", "opencode.json", ".vscode/mcp.json", "CLAUDE.md", ".claude/rules/commits.md"]
 
 
 def _inert(text: str) -> bool:
@@ -115,14 +126,30 @@ def _inert(text: str) -> bool:
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
-@given(lock=hostile_lockfiles(), argv=st.sampled_from(COMMANDS))
+@given(
+    lock=hostile_lockfiles(),
+    argv=st.sampled_from(COMMANDS),
+    links=st.lists(st.sampled_from(LINKS), unique=True, max_size=3),
+)
 def test_generated_lockfiles_keep_the_invariants(
-    cli, tmp_path_factory: pytest.TempPathFactory, lock: dict[str, object], argv: tuple[str, ...]
+    cli,
+    registry: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    lock: dict[str, object],
+    argv: tuple[str, ...],
+    links: list[str],
 ) -> None:  # type: ignore[no-untyped-def]
     base = tmp_path_factory.mktemp("gen")
     project = base / "project"
     (project / ".claude" / "rules").mkdir(parents=True)
     canary = Canary.plant(project, cli.home)
+    (project / "AGENTS.md").write_text("# team\n")
+    for i, rel in enumerate(links):
+        target = cli.home / ".ssh" / "id_rsa" if i % 2 else canary.outside / "secret.txt"
+        (project / rel).parent.mkdir(parents=True, exist_ok=True)
+        (project / rel).symlink_to(target)
+    if argv == ("add",):
+        argv = ("add", str(registry))
     (project / ".claude" / "rules" / "style.md").write_text("mine\n")
     for entry in lock["outputs"]:  # type: ignore[attr-defined]
         if entry["path"] == ".git/HEAD":
@@ -133,6 +160,7 @@ def test_generated_lockfiles_keep_the_invariants(
     assert "internal error" not in out.stderr and "Traceback" not in out.stderr
     assert _inert(out.stdout + out.stderr), out.stdout + out.stderr
     canary.assert_untouched()
+    canary.assert_no_secret_in_project(out.stdout, out.stderr)
 
 
 JOURNAL_PIECES = [

@@ -11,26 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-
-# OSC 52 clipboard write, OSC 8 hidden link, clear screen, bare CR rewriting a line,
-# a C1 CSI, BEL and DEL.
-CORPUS = {
-    "osc52": "\x1b]52;c;cHduZWQ=\x07",
-    "osc8": "\x1b]8;;https://evil.example/\x1b\\click\x1b]8;;\x1b\\",
-    "clear": "\x1b[2J\x1b[H",
-    "cr": "\rall good",
-    "c1": "\x9b31mred",
-    "del": "x\x7fy",
-}
-# Sequences a file name can hold (no `/`).
-NAME_SAFE = {k: v for k, v in CORPUS.items() if "/" not in v}
-
-
-def assert_inert(text: str) -> None:
-    """No code point a terminal acts on but newline and tab."""
-    bad = sorted({f"{ord(c):#04x}" for c in text if (ord(c) < 0x20 and c not in "\n\t")
-                  or 0x7F <= ord(c) < 0xA0})  # fmt: skip
-    assert not bad, f"raw control characters {bad} in {text!r}"
+from terminal_corpus import CORPUS, NAME_SAFE, assert_inert
 
 
 def _plant_source(project: Path, value: str) -> None:
@@ -89,3 +70,26 @@ def test_index_entries_are_printed_escaped(cli, project, tmp_path, seq) -> None:
     assert out.returncode == 0, out.stderr
     assert "Use when " in out.stdout
     assert_inert(out.stdout + out.stderr)
+
+
+@pytest.mark.parametrize("seq", CORPUS.values(), ids=CORPUS.keys())
+def test_plugin_instructions_are_printed_escaped(cli, project, registry, seq) -> None:  # type: ignore[no-untyped-def]
+    url = json.dumps(f"https://example.test/{seq}")  # a YAML double-quoted scalar
+    (registry / "skills" / "tools.bundle.yaml").write_text(
+        "schema: 1\nname: tools\ndescription: t\nitems:\n  rules: [style]\nplugins:\n"
+        f"  helper:\n    claude:\n      instructions_url: {url}\n"
+    )
+    out = cli.run("add", str(registry), "tools", "--claude", cwd=project)
+    assert out.returncode == 0, out.stderr
+    assert "install it manually, see https://example.test/" in out.stderr
+    assert_inert(out.stdout + out.stderr)
+
+
+@pytest.mark.parametrize("seq", NAME_SAFE.values(), ids=NAME_SAFE.keys())
+def test_dry_run_plan_lines_are_printed_escaped(cli, project, registry, seq) -> None:  # type: ignore[no-untyped-def]
+    (registry / "skills" / "review" / "references" / f"odd{seq}.md").write_text("# Odd\n")
+    out = cli.run("add", str(registry), "review", "--claude", "--dry-run", cwd=project)
+    assert out.returncode == 0, out.stderr
+    assert "references/odd" in out.stdout
+    assert_inert(out.stdout + out.stderr)
+    assert not (project / ".claude").exists()

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from terminal_corpus import CORPUS, assert_inert
 
 
 @pytest.fixture
@@ -192,3 +193,15 @@ def test_search_closes_its_index_when_the_query_fails(
     monkeypatch.setattr(IndexStore, "search", search)
     assert main(["search", "-r", "team", "deploy"]) == 2
     assert len(closed) == 1 and closed[0]._db is None
+
+
+@pytest.mark.parametrize("seq", CORPUS.values(), ids=CORPUS.keys())
+def test_public_answers_are_printed_escaped(cli: Any, skills_sh: Any, seq: str) -> None:
+    """Issue 24, 1: whatever skills.sh answers reaches the terminal escaped."""
+    skills_sh.skills = [
+        {"name": f"demo{seq}", "source": f"github/acme/x{seq}", "description": f"d {seq}"}
+    ]
+    done = cli.run("search", "demo")
+    assert done.returncode == 0, done.stderr
+    assert "demo" in done.stdout and "\\x" in done.stdout
+    assert_inert(done.stdout + done.stderr)

@@ -70,6 +70,18 @@ class Canary:
             _tree(self.outside),
         )
 
+    def assert_no_secret_in_project(self, *outputs: str) -> None:
+        """No byte of a file outside the scope reached a project file or the terminal."""
+        marker = SECRET.splitlines()[0]
+        for text in outputs:
+            assert marker.decode() not in text, "an outside file was quoted"
+        for dirpath, dirnames, filenames in os.walk(self.project):
+            dirnames[:] = [d for d in dirnames if d != ".git"]
+            for name in filenames:
+                full = Path(dirpath) / name
+                if full.is_file() and not full.is_symlink():
+                    assert marker not in full.read_bytes(), f"{full} holds an outside secret"
+
     def assert_untouched(self) -> None:
         after = self._state()
         names = (".git", "HOME", "outside")

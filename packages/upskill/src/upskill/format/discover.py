@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from upskill.blobs import payload_size
 from upskill.errors import FormatError
+from upskill.format import resources
 from upskill.format.bundles import BUNDLE_SUFFIX, is_discoverable_bundle, load_bundle
 from upskill.format.forked import two_process_map
 from upskill.format.items import is_item_dir, load_item_dir
@@ -125,6 +127,7 @@ def discover(root: Path, *, strict: bool = True) -> Catalog:
 
     items: list[Item] = []
     seen: dict[tuple[Kind, str], Path] = {}
+    total = 0
     directories = sorted(item_dirs(root))
     ready = two_process_map(load_item_dir, directories, min_inputs=PARALLEL_ITEM_DIRS)
     for directory, loaded in zip(directories, ready, strict=True):
@@ -139,6 +142,13 @@ def discover(root: Path, *, strict: bool = True) -> Catalog:
                 )
             seen[item.identity] = item.entrypoint
             items.append(item)
+            total += sum(payload_size(r.data) for r in item.resources)
+            if total > resources.MAX_SOURCE_RESOURCE_BYTES:
+                raise FormatError(
+                    "the source's resources exceed "
+                    f"{resources.MAX_SOURCE_RESOURCE_BYTES} bytes in total",
+                    path=root,
+                )
     bundles: list[Bundle] = []
     names: dict[str, Path] = {}
     for path in bundle_files(root):

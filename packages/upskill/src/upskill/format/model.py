@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from upskill.blobs import Payload
+
 
 class Kind(enum.StrEnum):
     RULE = "rule"
@@ -64,7 +66,7 @@ class Resource:
     """A supporting file copied beside the generated entrypoint (§2.4)."""
 
     path: str  # POSIX, relative to the item directory
-    data: bytes
+    data: Payload  # a large file by reference (`upskill.blobs`), streamed when written
     mode: int  # permission bits, e.g. 0o755
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from upskill.blobs import STREAM_THRESHOLD, FileBlob, Payload, digest_fd, payload_size
 from upskill.clients import OVERRIDE_CLIENTS
 from upskill.errors import FormatError
 from upskill.format.model import KINDS, Resource
@@ -31,6 +32,8 @@ MAX_RESOURCE_BYTES = 64 * 1024 * 1024
 # All of one item's resources together: each file under the cap must not add up to more
 # memory than a machine has (docs/upskill/security.md).
 MAX_ITEM_RESOURCE_BYTES = 256 * 1024 * 1024
+# All resources of one source: a registry is refused whole above it.
+MAX_SOURCE_RESOURCE_BYTES = 1024 * 1024 * 1024
 VCS_DIR = ".git"
 
 RESERVED_TOP_LEVEL: frozenset[str] = frozenset(
@@ -248,7 +251,7 @@ def collect_resources(files: ItemFiles, ignore: tuple[str, ...]) -> tuple[Resour
             continue
         resource = _resource(relative, full, listed_regular=relative in files.regular)
         if resource is not None:
-            total += len(resource.data)
+            total += payload_size(resource.data)
             if total > MAX_ITEM_RESOURCE_BYTES:
                 raise FormatError(
                     f"the item's resources exceed {MAX_ITEM_RESOURCE_BYTES} bytes in total",
@@ -291,14 +294,30 @@ def _resource(relative: str, full: Path, *, listed_regular: bool) -> Resource | 
         else:
             try:
                 info = os.fstat(fd)
-                return _checked(relative, full, info, lambda: read_fd(fd, info.st_size))
+                return _checked(relative, full, info, lambda: _content(fd, info.st_size, full))
             finally:
                 os.close(fd)
-    return _checked(relative, full, full.stat(), full.read_bytes)
+    return _checked(relative, full, full.stat(), lambda: _content_at(full))
+
+
+def _content(fd: int, size: int, full: Path) -> Payload:
+    """Small files in memory; a large one by reference, hashed in chunks (`upskill.blobs`)."""
+    if size <= STREAM_THRESHOLD:
+        return read_fd(fd, size)
+    sha256, read = digest_fd(fd, MAX_RESOURCE_BYTES)
+    return FileBlob(full, read, sha256)
+
+
+def _content_at(full: Path) -> Payload:
+    fd = os.open(full, READ_FLAGS)
+    try:
+        return _content(fd, os.fstat(fd).st_size, full)
+    finally:
+        os.close(fd)
 
 
 def _checked(
-    relative: str, full: Path, info: os.stat_result, read: Callable[[], bytes]
+    relative: str, full: Path, info: os.stat_result, read: Callable[[], Payload]
 ) -> Resource | None:
     if not stat.S_ISREG(info.st_mode):
         return None

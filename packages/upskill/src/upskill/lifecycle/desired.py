@@ -6,11 +6,11 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from upskill.blobs import Payload, payload_digest, payload_size
 from upskill.clients import SELECTABLE_CLIENTS, family, render_target
 from upskill.errors import RenderError
 from upskill.lifecycle import catalog as cat
 from upskill.lifecycle.fsops import safe_relative
-from upskill.lifecycle.hashing import sha256_bytes
 from upskill.lifecycle.resolve import Resolved
 from upskill.state.lockfile import Owner
 
@@ -21,15 +21,15 @@ class DesiredFile:
     its item is unchanged and the disk still holds exactly the recorded bytes."""
 
     path: str
-    data: bytes | None
+    data: Payload | None
     mode: int
     owners: tuple[Owner, ...]
     sha256: str
     size: int
 
     @staticmethod
-    def of(path: str, data: bytes, mode: int, owners: tuple[Owner, ...]) -> DesiredFile:
-        return DesiredFile(path, data, mode, owners, sha256_bytes(data), len(data))
+    def of(path: str, data: Payload, mode: int, owners: tuple[Owner, ...]) -> DesiredFile:
+        return DesiredFile(path, data, mode, owners, payload_digest(data), payload_size(data))
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,9 @@
 """Content hashes: per-item source hash (upstream-compatible) and file digests.
 
-Files are read with `os.open`/`os.read` and `O_NOFOLLOW`: one open, one fstat,
-one read and one close per file (buffered `open()` adds isatty and seek calls,
-and a separate `lstat` to rule out symlinks), which matters at thousands of
-outputs.
+Files are read with `os.open`/`os.read` and `O_NOFOLLOW`, in chunks into the
+digest: one open, one fstat, one read (for a file up to a chunk) and one close
+per file (buffered `open()` adds isatty and seek calls, and a separate `lstat`
+to rule out symlinks), which matters at thousands of outputs.
 """
 
 from __future__ import annotations
@@ -14,8 +14,10 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 _READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+CHUNK = 1024 * 1024  # files are hashed in chunks, never held whole (docs/upskill/security.md)
 
 
 def sha256_bytes(data: bytes) -> str:
@@ -35,11 +37,10 @@ class FileState:
 NOT_REGULAR = FileState("", -1, -1)
 
 
-def read_regular(path: str | Path) -> tuple[bytes, os.stat_result] | FileState | None:
-    """(bytes, fstat) of a regular file; `NOT_REGULAR`; None when absent.
-
-    A final symlink is never followed (`O_NOFOLLOW`), and a FIFO never blocks the
-    open (`O_NONBLOCK`) before fstat rejects it."""
+def _digest_regular(path: str | Path) -> tuple[str, int, os.stat_result] | FileState | None:
+    """(sha256, size, fstat) of a regular file, read in chunks; `NOT_REGULAR`; None when
+    absent. A final symlink is never followed (`O_NOFOLLOW`), and a FIFO never blocks
+    the open (`O_NONBLOCK`) before fstat rejects it."""
     try:
         fd = os.open(path, _READ_FLAGS)
     except (FileNotFoundError, NotADirectoryError):
@@ -52,24 +53,34 @@ def read_regular(path: str | Path) -> tuple[bytes, os.stat_result] | FileState |
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             return NOT_REGULAR
-        data = os.read(fd, st.st_size + 1)
-        if len(data) > st.st_size:  # grew since fstat: read to the end
-            chunks = [data]
-            while chunk := os.read(fd, 1 << 16):
-                chunks.append(chunk)
-            data = b"".join(chunks)
+        digest = hashlib.sha256()
+        size = _read_into(digest, fd, st.st_size)
     finally:
         os.close(fd)
-    return data, st
+    return digest.hexdigest(), size, st
+
+
+def _read_into(digest: Any, fd: int, expected: int) -> int:
+    """Feed the rest of `fd` to `digest` in chunks; the byte count. A file of the size
+    fstat gave takes one read (a short read of a regular file is its end)."""
+    want = expected + 1 if expected < CHUNK else CHUNK
+    size = 0
+    while chunk := os.read(fd, want):
+        digest.update(chunk)
+        size += len(chunk)
+        if len(chunk) < want:
+            break
+        want = CHUNK
+    return size
 
 
 def probe(path: str | Path) -> FileState | None:
     """The state of the file at `path`: None when absent, `NOT_REGULAR` when not a file."""
-    found = read_regular(path)
+    found = _digest_regular(path)
     if found is None or isinstance(found, FileState):
         return found
-    data, st = found
-    return FileState(sha256_bytes(data), len(data), st.st_mtime_ns)
+    sha256, size, st = found
+    return FileState(sha256, size, st.st_mtime_ns)
 
 
 def file_digest(path: str | Path) -> tuple[str, int] | None:
@@ -90,14 +101,28 @@ def tree_hash(directory: Path) -> str | None:
     digest = hashlib.sha256()
     try:
         for rel, full in sorted(files):
-            found = read_regular(full)
-            if not isinstance(found, tuple):
+            if not _feed(digest, rel, full):
                 return None
-            digest.update(rel.encode())
-            digest.update(found[0])
     except OSError:
         return None
     return digest.hexdigest()
+
+
+def _feed(digest: Any, rel: str, full: str) -> bool:
+    """Feed the path, then the file's bytes in chunks; False when it is not a regular file."""
+    try:
+        fd = os.open(full, _READ_FLAGS)
+    except OSError:
+        return False
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return False
+        digest.update(rel.encode())
+        _read_into(digest, fd, st.st_size)
+    finally:
+        os.close(fd)
+    return True
 
 
 def _collect(path: str, prefix: str, out: list[tuple[str, str]]) -> None:

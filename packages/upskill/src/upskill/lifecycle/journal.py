@@ -37,6 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from upskill.blobs import Payload, payload_digest, payload_size
 from upskill.errors import UpskillError
 from upskill.fsio import sync_fd, write_unsynced
 from upskill.lifecycle.confine import refusal
@@ -74,7 +75,7 @@ class JournalError(UpskillError):
 @dataclass(frozen=True)
 class Write:
     path: str  # relative to the scope root
-    data: bytes
+    data: Payload  # a large resource by reference, streamed into staging
     mode: int = 0o644
 
 
@@ -136,7 +137,7 @@ def apply_transaction(
             st = write_unsynced(staged, w.data, w.mode, dir_fd=staging_fd)
             FAULTS.tick()
             written[w.path] = (st.st_size, st.st_mtime_ns)
-            digest = hashlib.sha256(w.data).hexdigest()
+            digest = payload_digest(w.data)
             ops.append({"op": "write", "path": w.path, "staged": staged, "sha256": digest})
         for r in txn.removes:
             ops.append({"op": "remove", "path": r.path, "sha256": r.expected})
@@ -175,7 +176,9 @@ def _preflight(root: Path, dirs: ScopeDirs, txn: Transaction, into_new: list[boo
         target = root / directory if directory else root
         if not os.access(target, os.W_OK):
             raise UnsafePath("cannot write here: permission denied", path=target)
-    needed = sum(len(w.data) for w in txn.writes) + len(txn.lockfile or b"") + _SPACE_MARGIN
+    needed = (
+        sum(payload_size(w.data) for w in txn.writes) + len(txn.lockfile or b"") + _SPACE_MARGIN
+    )
     fs = os.statvfs(root)
     if fs.f_bavail * fs.f_frsize < needed:
         raise UnsafePath(f"not enough free space: {needed} bytes needed", path=root)

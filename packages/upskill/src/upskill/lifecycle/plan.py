@@ -12,6 +12,7 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from upskill.blobs import Payload
 from upskill.lifecycle.desired import DesiredFile
 from upskill.state.lockfile import OutputRecord, Owner
 
@@ -44,7 +45,7 @@ class Op(enum.Enum):
 class Action:
     op: Op
     path: str
-    data: bytes | None = None
+    data: Payload | None = None
     mode: int = 0o644
     expected: str | None = None  # sha256 the disk must still have for a removal
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from upskill.blobs import Payload
 from upskill.clients import family, render_target
 from upskill.errors import RenderError
 from upskill.format.model import Item
@@ -25,7 +26,7 @@ from upskill.render.yaml_emit import emit_mapping
 @dataclass(frozen=True)
 class OutputFile:
     path: str  # POSIX, relative to the install root
-    data: bytes
+    data: Payload  # resources above `blobs.STREAM_THRESHOLD` by reference
     mode: int
 
 
