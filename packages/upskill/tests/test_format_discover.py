@@ -40,6 +40,7 @@ def test_conventional_layout(tmp_path: Path) -> None:
     )
     catalog = discover(tmp_path)
     assert [(i.kind.value, i.name, i.group) for i in catalog.items] == [
+        ("rule", "b", "b"),  # depth 3: a category tree
         ("rule", "api-rule", "api"),
         ("skill", "api", "api"),
         ("rule", "lic", "lic"),
@@ -48,11 +49,63 @@ def test_conventional_layout(tmp_path: Path) -> None:
         ("rule", "top", "top"),
     ]
     assert [b.name for b in catalog.bundles] == ["base", "more"]
-    assert catalog.item(Kind.RULE, "api-rule") is catalog.items[0]
+    assert catalog.item(Kind.RULE, "api-rule") is catalog.items[1]
     assert catalog.item(Kind.AGENT, "api-rule") is None
     assert [i.name for i in catalog.named("api")] == ["api-rule", "api"]
     bundle = catalog.bundle("more")
     assert bundle is not None and bundle.path == tmp_path / "skills/bundles/more.bundle.yaml"
+
+
+SKILL = "---\nname: {}\ndescription: d\n---\n"
+
+
+def test_published_collection_layouts(tmp_path: Path) -> None:
+    """Issue 16: hidden categories, plugin marketplaces, .claude/.agents trees; never
+    .git, node_modules or vendored trees, and a name differing from its directory."""
+    write(
+        tmp_path,
+        {
+            "skills/.curated/a/SKILL.md": SKILL.format("a"),
+            "skills/.system/b/SKILL.md": SKILL.format("b"),
+            "plugins/tools/skills/c/SKILL.md": SKILL.format("c"),
+            ".claude/skills/d/SKILL.md": SKILL.format("d"),
+            ".agents/rules/e/RULE.md": SKILL.format("e"),
+            "composition-patterns/SKILL.md": SKILL.format("vercel-composition-patterns"),
+            ".github/skills/f/SKILL.md": SKILL.format("f"),
+            ".hidden/g/SKILL.md": SKILL.format("g"),
+            "node_modules/pkg/skills/h/SKILL.md": SKILL.format("h"),
+            "vendor/x/i/SKILL.md": SKILL.format("i"),
+            "skills/.git/j/SKILL.md": SKILL.format("j"),
+            "a/b/c/d/too-deep/SKILL.md": SKILL.format("too-deep"),
+        },
+    )
+    catalog = discover(tmp_path)
+    assert sorted(i.name for i in catalog.items) == [
+        "a", "b", "c", "d", "e", "vercel-composition-patterns",
+    ]  # fmt: skip
+    renamed = catalog.item(Kind.SKILL, "vercel-composition-patterns")
+    assert renamed is not None and renamed.warnings == (
+        "skill name 'vercel-composition-patterns' differs from its directory name "
+        "'composition-patterns'; it installs as 'vercel-composition-patterns'",
+    )
+
+
+def test_the_same_name_in_two_places_names_both(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {".claude/skills/x/SKILL.md": SKILL.format("x"), "skills/x/SKILL.md": SKILL.format("x")},
+    )
+    with pytest.raises(
+        FormatError, match=r"duplicate skill 'x' \(also defined in .*\.claude/skills/x/SKILL.md\)"
+    ):
+        discover(tmp_path)
+
+
+def test_a_single_skill_repository_keeps_its_declared_name(tmp_path: Path) -> None:
+    """A git source's root is a cache directory named after the commit."""
+    write(tmp_path / "0123abcd", {"SKILL.md": SKILL.format("solo-skill")})
+    catalog = discover(tmp_path / "0123abcd")
+    assert [(i.name, i.warnings) for i in catalog.items] == [("solo-skill", ())]
 
 
 def test_root_that_is_an_item(tmp_path: Path) -> None:

@@ -96,10 +96,6 @@ ITEM_CASES = {
         {"RULE.md": "---\nname: my_rule\ndescription: x\n---\n"},
         "RULE.md:2: name 'my_rule' may contain only lowercase letters, digits and hyphens",
     ),
-    "skill-name-mismatch": (
-        {"SKILL.md": "---\nname: other\ndescription: x\n---\n"},
-        "SKILL.md:2: skill name 'other' must match its directory name 'item'",
-    ),
     "unknown-tool": (
         {"AGENT.md": "---\ndescription: x\ntools:\n  - read\n  - teleport\n---\n"},
         "AGENT.md:3: unknown tool 'teleport' (known: read, write, edit, bash, grep, glob, "

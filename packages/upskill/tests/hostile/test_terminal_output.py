@@ -46,9 +46,10 @@ def test_registry_paths_in_errors_and_lint_are_escaped(cli, project, tmp_path, s
     (bad / "skills" / f"odd{seq}" / "SKILL.md").write_text(
         "---\nschema: 1\nname: odd\ndescription: Use when testing.\n---\n\nBody.\n"
     )
+    # The directory name differs from `name: odd`: add installs it and warns, naming it.
     for argv in (("add", str(bad)), ("lint", str(bad)), ("add", str(tmp_path / f"none{seq}"))):
         out = cli.run(*argv, cwd=project)
-        assert out.returncode != 0
+        assert out.returncode == (0 if argv[0] == "add" and "none" not in argv[1] else 1)
         assert_inert(out.stdout + out.stderr)
         assert "\\x" in out.stdout + out.stderr
 

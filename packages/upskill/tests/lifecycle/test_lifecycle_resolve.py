@@ -221,15 +221,24 @@ def test_remove_from_upstream_lockfile_warns_and_keeps_files(cli, project, regis
     assert lock_of(project)["items"] == []
 
 
-def test_malformed_item_in_source_fails_before_writing(cli, h, project, registry):
+def test_a_malformed_item_is_skipped_named_or_strict_it_fails(cli, h, project, registry):
+    """Issue 16, 2: one broken item does not block a source; named, or under --strict,
+    it is the error, and nothing is written."""
     bad = registry / "skills" / "broken" / "RULE.md"
     bad.parent.mkdir()
     bad.write_text("---\nschema: 1\ndescription: [unclosed\n---\n\nBody\n")
     before = h.snapshot(project)
-    out = cli.run("add", str(registry), cwd=project)
-    assert out.returncode == 1
-    assert str(bad) in out.stderr
-    assert h.snapshot(project) == before
+    for argv in (("add", str(registry), "--strict"), ("add", str(registry), "broken")):
+        out = cli.run(*argv, cwd=project)
+        assert out.returncode == 1
+        assert out.stderr.startswith(f"upskill: error: {bad}:4: invalid YAML")
+        assert h.snapshot(project) == before
+    out = cli.ok("add", str(registry), "--claude", cwd=project)
+    assert f"warning: {bad}:4: skipped: invalid YAML" in out.stderr
+    assert "4 items installed for claude" in out.stderr
+    assert not (project / ".claude/rules/broken.md").exists()
+    out = cli.run("update", "--strict", cwd=project)
+    assert out.returncode == 1 and f"{bad}:4" in out.stderr
 
 
 def test_update_drops_items_a_bundle_no_longer_lists(cli, h, project, registry):

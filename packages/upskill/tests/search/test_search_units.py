@@ -22,8 +22,12 @@ def test_scan_depth_hidden_and_text(tmp_path: Path) -> None:
     (tmp_path / "skills/code-review").mkdir(parents=True)
     (tmp_path / "skills/code-review/SKILL.md").write_text(
         "---\nname: code-review\ndescription: >\n  Review pull\n  requests\n---\n\n"
-        "# Title\n\n<!-- @client:claude -->\n```sh\nnot this\n```\n\n"
+        "# Title\n\n<!-- @client:claude -->\n```sh\nnot this\n```\n<!-- @endclient -->\n\n"
         "First paragraph\nspans lines.\n\nSecond.\n"
+    )
+    (tmp_path / "plugins/p/skills/deep-one").mkdir(parents=True)  # a marketplace, depth 4
+    (tmp_path / "plugins/p/skills/deep-one/SKILL.md").write_text(
+        "---\nname: deep-one\ndescription: Found where add finds it\n---\n\nDeep.\n"
     )
     (tmp_path / "lint-rule").mkdir()
     (tmp_path / "lint-rule/RULE.md").write_text("no frontmatter at all\n")
@@ -33,9 +37,11 @@ def test_scan_depth_hidden_and_text(tmp_path: Path) -> None:
     (tmp_path / ".hidden/item/SKILL.md").write_text("---\nname: x\n---\n")
     (tmp_path / "broken").mkdir()
     (tmp_path / "broken/AGENT.md").write_text("---\n: [unclosed\n---\nBody text.\n")
+    # Exactly what `add` installs: the invalid items (no description, unparsable
+    # frontmatter) are left out, as `add` leaves them out; hidden trees are not entered.
     assert scan.scan(tmp_path) == [
-        Entry("broken", "agent", "", "Body text.", "broken"),
-        Entry("lint-rule", "rule", "", "no frontmatter at all", "lint-rule"),
+        Entry("deep-one", "skill", "Found where add finds it", "Deep.",
+              "plugins/p/skills/deep-one"),
         Entry("code-review", "skill", "Review pull requests", "First paragraph spans lines.",
               "skills/code-review"),
     ]  # fmt: skip

@@ -29,6 +29,14 @@ def chosen_clients(args: argparse.Namespace) -> tuple[str, ...]:
     return tuple(c for c in SELECTABLE_CLIENTS if getattr(args, c, False))
 
 
+def strict_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="fail when any item of a source is invalid, instead of skipping it (for CI)",
+    )
+
+
 def dry_run_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-n", "--dry-run", action="store_true", help="print the plan and write nothing"

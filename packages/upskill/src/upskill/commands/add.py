@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from upskill.cli.cliargs import client_flags, dry_run_flag, scope_flags
+from upskill.cli.cliargs import client_flags, dry_run_flag, scope_flags, strict_flag
 
 if TYPE_CHECKING:
     from upskill.cli.console import Console
@@ -33,6 +33,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--exclude", action="append", default=[], metavar="NAME", help="skip an item (repeatable)"
     )
     client_flags(parser)
+    strict_flag(parser)
     dry_run_flag(parser)
 
 
@@ -42,7 +43,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     from upskill.lifecycle.engine import plan_install
     from upskill.lifecycle.flow import commit, hook_bundles
     from upskill.lifecycle.resolve import Request, Resolver, parse_aliases
-    from upskill.lifecycle.scope import resolve_scope
+    from upskill.lifecycle.scope import ScopeKind, resolve_scope
     from upskill.lifecycle.scopelock import ScopeLock
     from upskill.lifecycle.selection import choose
     from upskill.lifecycle.session import Session
@@ -52,10 +53,21 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
     world = World.current()
     scope = resolve_scope(world, project=args.project, global_=args.global_)
+    if scope.kind is ScopeKind.GLOBAL and not args.global_:
+        # Chosen because no repository encloses the cwd: said before anything is written.
+        console.info(
+            f"no git repository here: installing into the global scope ({scope.root}); "
+            "use --project to install into this directory"
+        )
     spec = parse_source(args.source, cwd=world.cwd, home=world.home)
     aliases, single = parse_aliases(args.aliases)
     selection = choose(chosen_clients(args), load_config(world)) or ()
-    session = Session(world, scope, on_fetch=lambda s: console.progress(f"fetching {s.label}"))
+    session = Session(
+        world,
+        scope,
+        on_fetch=lambda s: console.progress(f"fetching {s.label}"),
+        strict=args.strict,
+    )
     request = Request(spec, tuple(args.items), tuple(args.exclude), aliases, single)
 
     session.read_lock()  # a malformed lockfile fails before anything is fetched or created

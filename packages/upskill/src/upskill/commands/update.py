@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from upskill.cli.cliargs import client_flags, dry_run_flag, scope_flags
+from upskill.cli.cliargs import client_flags, dry_run_flag, scope_flags, strict_flag
 
 if TYPE_CHECKING:
     from upskill.cli.console import Console
@@ -29,6 +29,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="replace outputs that were edited locally (lists what was discarded)",
     )
     client_flags(parser)
+    strict_flag(parser)
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
@@ -39,7 +40,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     world = World.current()
     scope = resolve_scope(world, project=args.project, global_=args.global_)
     flags = chosen_clients(args)
-    bare = not (args.names or flags or args.force or args.dry_run)
+    bare = not (args.names or flags or args.force or args.dry_run or args.strict)
     if bare and _nothing_changed(world, scope):
         # The nothing-changed path: no YAML parser, formatter or renderer is loaded.
         console.info("Already up to date.")
@@ -114,7 +115,12 @@ def _full(
     from upskill.state.config import load_config
 
     selection = choose(flags, load_config(world))
-    session = Session(world, scope, on_fetch=lambda s: console.progress(f"fetching {s.label}"))
+    session = Session(
+        world,
+        scope,
+        on_fetch=lambda s: console.progress(f"fetching {s.label}"),
+        strict=args.strict,
+    )
 
     def plan() -> tuple[Resolution, Outcome] | None:
         lock = session.read_lock()

@@ -1,11 +1,17 @@
 """Discover the items and bundles of a source tree ("Upskill conventions").
 
-Items: the root itself when it is an item directory; otherwise item
-directories at depth 1 or 2 (`<root>/<item>/` and, e.g., `<root>/skills/<item>/`),
-without descending into an item. Bundles: `*.bundle.yaml` at any depth.
-Hidden directories (`.git`, `.github`, ...) are never entered. Two items with
-the same (kind, effective name) are an error: they would collide in every
-client tree.
+Items: the root itself when it is an item directory (a single-skill
+repository); otherwise item directories up to depth 4, without descending into
+an item: `<root>/<item>/`, `<root>/skills/<item>/`, category trees
+(`skills/<category>/<item>/`) and Claude plugin marketplaces
+(`plugins/<plugin>/skills/<item>/`). Hidden directories are entered only where
+published collections keep items: `.claude/` and `.agents/` (their `skills/`,
+`rules/`, `agents/`), and hidden categories inside a `skills/` directory
+(`skills/.curated/`, `skills/.system/`). VCS metadata, `node_modules` and
+vendored or virtual-environment trees are never entered. Bundles:
+`*.bundle.yaml` at any depth outside hidden directories. Two items with the same
+(kind, effective name) are an error naming both paths: they would collide in
+every client tree.
 """
 
 from __future__ import annotations
@@ -25,7 +31,14 @@ from upskill.format.forked import two_process_map
 from upskill.format.items import is_item_dir, load_item_dir
 from upskill.format.model import Bundle, Item, Kind
 
-ITEM_SCAN_DEPTH = 2
+ITEM_SCAN_DEPTH = 4
+# Hidden directories that hold items in published collections (docs/upskill/format.md).
+HIDDEN_ITEM_HOMES = frozenset({".claude", ".agents"})
+# Never entered: version control metadata and other projects' files, however deep.
+NEVER_ENTERED = frozenset(
+    {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "vendor", "third_party"}
+    | {"site-packages", "__pycache__"}
+)
 # From this many item directories on, half are parsed in a forked child.
 PARALLEL_ITEM_DIRS = 128
 _T = TypeVar("_T")
@@ -33,12 +46,14 @@ _T = TypeVar("_T")
 
 @dataclass(frozen=True)
 class Catalog:
-    """`problems` holds what `discover(..., strict=False)` skipped, in path order."""
+    """`problems` holds what `discover(..., strict=False)` skipped, in path order, and
+    `skipped` the name of each (an item directory's name, a bundle file's stem)."""
 
     root: Path
     items: tuple[Item, ...]
     bundles: tuple[Bundle, ...]
     problems: tuple[FormatError, ...] = ()
+    skipped: tuple[str, ...] = ()
 
     def item(self, kind: Kind, name: str) -> Item | None:
         for item in self.items:
@@ -58,7 +73,7 @@ class Catalog:
 
 
 def _visible_dirs(directory: Path) -> list[Path]:
-    """Non-hidden real (not symlinked) subdirectories, in path order, from one scandir.
+    """Enterable real (not symlinked) subdirectories, in path order, from one scandir.
 
     Entry types come from the listing; only the first entry is stat'ed, as the
     per-entry `is_dir()` did first, so a listable but unsearchable directory
@@ -74,8 +89,16 @@ def _visible_dirs(directory: Path) -> list[Path]:
     return [
         path
         for path, entry in listed
-        if entry.is_dir(follow_symlinks=False) and not entry.name.startswith(".")
+        if entry.is_dir(follow_symlinks=False) and _enterable(directory, entry.name)
     ]
+
+
+def _enterable(parent: Path, name: str) -> bool:
+    if name in NEVER_ENTERED:
+        return False
+    if not name.startswith("."):
+        return True
+    return name in HIDDEN_ITEM_HOMES or parent.name == "skills"
 
 
 def item_dirs(root: Path) -> Iterator[Path]:
@@ -115,14 +138,16 @@ def discover(root: Path, *, strict: bool = True) -> Catalog:
     if not root.is_dir():
         raise FormatError("source root is not a directory", path=root)
     problems: list[FormatError] = []
+    skipped: list[str] = []
 
-    def attempt(load: Callable[[], _T]) -> _T | None:
+    def attempt(load: Callable[[], _T], name: str) -> _T | None:
         try:
             return load()
         except FormatError as exc:
             if strict:
                 raise
             problems.append(exc)
+            skipped.append(name)
             return None
 
     items: list[Item] = []
@@ -132,7 +157,9 @@ def discover(root: Path, *, strict: bool = True) -> Catalog:
     ready = two_process_map(load_item_dir, directories, min_inputs=PARALLEL_ITEM_DIRS)
     for directory, loaded in zip(directories, ready, strict=True):
         if loaded is None:  # not loaded ahead, or failed: load here, errors in order
-            loaded = attempt(functools.partial(load_item_dir, directory))
+            standalone = directory == root  # a single-skill repository: its name is the cache's
+            load = functools.partial(load_item_dir, directory, standalone=standalone)
+            loaded = attempt(load, directory.name)
         for item in loaded or ():
             other = seen.get(item.identity)
             if other is not None:
@@ -154,7 +181,7 @@ def discover(root: Path, *, strict: bool = True) -> Catalog:
     for path in bundle_files(root):
         if not is_discoverable_bundle(path):
             continue
-        bundle = attempt(functools.partial(load_bundle, path))
+        bundle = attempt(functools.partial(load_bundle, path), path.name[: -len(BUNDLE_SUFFIX)])
         if bundle is None:
             continue
         if bundle.name in names:
@@ -164,4 +191,4 @@ def discover(root: Path, *, strict: bool = True) -> Catalog:
             )
         names[bundle.name] = path
         bundles.append(bundle)
-    return Catalog(root, tuple(items), tuple(bundles), tuple(problems))
+    return Catalog(root, tuple(items), tuple(bundles), tuple(problems), tuple(skipped))

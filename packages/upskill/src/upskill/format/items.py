@@ -266,9 +266,16 @@ def _check_ignore(patterns: tuple[str, ...], fields: Fields) -> None:
 
 
 def parse_entrypoint(
-    kind: Kind, directory: Path, text: str, path: Path, *, files: ItemFiles
+    kind: Kind,
+    directory: Path,
+    text: str,
+    path: Path,
+    *,
+    files: ItemFiles,
+    standalone: bool = False,
 ) -> Item:
-    """Parse one entrypoint of `directory` (its text already read)."""
+    """Parse one entrypoint of `directory` (its text already read). `standalone`: the
+    directory is a whole source (a single-skill repository), so its name says nothing."""
     document = split_frontmatter(text, path)
     data = load_yaml(document.yaml, path, first_line=document.yaml_line)
     if data is None:
@@ -283,12 +290,18 @@ def parse_entrypoint(
     schema = check_schema(fields, required=False)
     declared = fields.string("name")
     group = directory.name
+    named: list[str] = []
     if kind is Kind.SKILL:
-        if declared is not None and declared != group:
-            raise fields.error(
-                "name", f"skill name {declared!r} must match its directory name {group!r}"
+        # Agent Skills wants the two equal; published collections often differ
+        # (`name: vercel-composition-patterns` in `composition-patterns/`): the skill is
+        # installed under its declared name, and lint says so.
+        if declared is not None and declared != group and not standalone:
+            named.append(
+                f"skill name {declared!r} differs from its directory name {group!r}; "
+                f"it installs as {declared!r}"
             )
-        name = check_name(group, path, fields.line_of("name"), skill=True)
+        chosen = declared if declared is not None else group
+        name = check_name(chosen, path, fields.line_of("name"), skill=True)
     else:
         name = check_name(declared if declared is not None else group, path, fields.line_of("name"))
 
@@ -326,7 +339,7 @@ def parse_entrypoint(
         "overrides": overrides,
         "resources": collect_resources(files, ignore),
         "extras": extras,
-        "warnings": metadata_warnings(metadata),
+        "warnings": (*named, *metadata_warnings(metadata)),
     }
     if kind is Kind.RULE:
         return Rule(**common, scope_paths=_scope_paths(fields))
@@ -373,7 +386,7 @@ def _override_text(path: Path, name: str, files: ItemFiles) -> str | None:
     return _read_unlinked(path)
 
 
-def load_item_dir(directory: Path) -> tuple[Item, ...]:
+def load_item_dir(directory: Path, *, standalone: bool = False) -> tuple[Item, ...]:
     """Every item (co-located entrypoints) of one item directory, in kind order.
 
     One listing per directory walked: which entrypoints and overrides exist,
@@ -385,31 +398,34 @@ def load_item_dir(directory: Path) -> tuple[Item, ...]:
     """
     listing = list_dir(directory)
     if listing is None or not names_are_exact(listing):
-        return _load_probing(directory)
+        return _load_probing(directory, standalone)
     entries = {e.name: e for e in listing}
     kinds = [k for k in KINDS if k.entrypoint in entries]
     if not kinds or entries[kinds[0].entrypoint].link:
-        return _load_probing(directory)
+        return _load_probing(directory, standalone)
     first = directory / kinds[0].entrypoint
     try:
         fd = os.open(first, READ_FLAGS)
     except OSError:
-        return _load_probing(directory)
+        return _load_probing(directory, standalone)
     try:  # the open proved the directory searchable, as the probes did
         files = scan_listed(directory, listing, verify=False)
         text = _read_open(first, fd, MAX_ENTRYPOINT_BYTES)
     finally:
         os.close(fd)
-    items = [parse_entrypoint(kinds[0], directory, text, first, files=files)]
+    items = [parse_entrypoint(kinds[0], directory, text, first, files=files, standalone=standalone)]
     for kind in kinds[1:]:
         path = directory / kind.entrypoint
         if entries[kind.entrypoint].link:
             raise _symlink_error(path)
-        items.append(parse_entrypoint(kind, directory, _read_unlinked(path), path, files=files))
+        text = _read_unlinked(path)
+        items.append(
+            parse_entrypoint(kind, directory, text, path, files=files, standalone=standalone)
+        )
     return tuple(items)
 
 
-def _load_probing(directory: Path) -> tuple[Item, ...]:
+def _load_probing(directory: Path, standalone: bool = False) -> tuple[Item, ...]:
     """`load_item_dir` by probing each reserved path (the reference behaviour)."""
     if not directory.is_dir():
         raise FormatError("not an item directory", path=directory)
@@ -426,7 +442,10 @@ def _load_probing(directory: Path) -> tuple[Item, ...]:
     items: list[Item] = []
     for kind in kinds:
         path = directory / kind.entrypoint
-        items.append(parse_entrypoint(kind, directory, read_text(path), path, files=files))
+        text = read_text(path)
+        items.append(
+            parse_entrypoint(kind, directory, text, path, files=files, standalone=standalone)
+        )
     return tuple(items)
 
 

@@ -10,8 +10,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from upskill.errors import FormatError
 from upskill.format.model import Bundle, Item, Kind
 from upskill.sources.fetch import Fetched
+from upskill.sources.spec import SourceKind
 
 KIND_NAMES: tuple[str, ...] = ("rule", "skill", "agent")
 
@@ -21,6 +23,10 @@ class SourceCatalog:
     fetched: Fetched
     items: dict[tuple[str, str], Item] = field(default_factory=dict)
     bundles: dict[str, Bundle] = field(default_factory=dict)
+    # Item directories and bundles left out for breaking a rule, located `<label>:<path>`,
+    # and by name (directory name, bundle file stem) for a request that names one.
+    problems: tuple[FormatError, ...] = ()
+    skipped: dict[str, FormatError] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -30,13 +36,39 @@ class SourceCatalog:
         return [self.items[(k, name)] for k in KIND_NAMES if (k, name) in self.items]
 
 
-def load_catalog(fetched: Fetched) -> SourceCatalog:
+def load_catalog(fetched: Fetched, *, strict: bool = False) -> SourceCatalog:
+    """Every valid item and bundle of a source. One broken item does not block the others
+    (published collections hold a few): it is left out and kept in `problems`; `strict`
+    (`--strict`) makes it an error instead. Errors name files `<label>:<path>`, not
+    by their place in upskill's git cache."""
     from upskill.format import discover
 
-    found = discover(fetched.root)
+    try:
+        found = discover(fetched.root, strict=strict)
+    except FormatError as exc:
+        raise located(exc, fetched) from None
     items = {(str(i.kind), i.name): i for i in found.items}
     bundles = {b.name: b for b in found.bundles}
-    return SourceCatalog(fetched, items, bundles)
+    problems = tuple(located(p, fetched) for p in found.problems)
+    skipped = dict(zip(found.skipped, problems, strict=True))
+    return SourceCatalog(fetched, items, bundles, problems, skipped)
+
+
+def located(error: FormatError, fetched: Fetched) -> FormatError:
+    """The error with its path shown as `<source label>:<path in the source>` for a git
+    source (its files live in upskill's cache); a local source's paths are the user's."""
+    if error.path is None or fetched.spec.kind is SourceKind.LOCAL:
+        return error
+    try:
+        inner = error.path.relative_to(fetched.root).as_posix()
+    except ValueError:
+        return error
+    return FormatError(error.message, path=f"{fetched.spec.label}:{inner}", line=error.line)
+
+
+def problem_for(catalog: SourceCatalog, name: str) -> FormatError | None:
+    """The problem that left out an item directory or a bundle called `name`, if one did."""
+    return catalog.skipped.get(name)
 
 
 def load_bundle_file(path: Path) -> Bundle:
@@ -73,3 +105,13 @@ def bundle_items(bundle: Bundle) -> Iterator[tuple[str, str]]:
 def bundle_requires(bundle: Bundle) -> Iterator[tuple[str, str | None]]:
     for req in bundle.requires:
         yield req.name, req.source
+
+
+def located_path(path: Path, catalog: SourceCatalog) -> str:
+    """How messages name a file of the source (see `located`)."""
+    if catalog.fetched.spec.kind is SourceKind.LOCAL:
+        return str(path)
+    try:
+        return f"{catalog.label}:{path.relative_to(catalog.fetched.root).as_posix()}"
+    except ValueError:
+        return str(path)

@@ -23,6 +23,7 @@ class Session:
     world: World
     scope: Scope
     on_fetch: Callable[[SourceSpec], None] | None = None
+    strict: bool = False  # `--strict`: one invalid item fails the whole source
     _fetched: dict[SourceSpec, Fetched] = field(default_factory=dict)
     _catalogs: dict[SourceSpec, SourceCatalog] = field(default_factory=dict)
     fingerprints: dict[str, str] = field(default_factory=dict)  # label -> fast-path fingerprint
@@ -54,7 +55,7 @@ class Session:
             failed = self.prefetch([spec])
             if spec in failed:
                 raise failed[spec]
-            found = load_catalog(self._fetched[spec])
+            found = load_catalog(self._fetched[spec], strict=self.strict)
             self._catalogs[spec] = found
         return found
 

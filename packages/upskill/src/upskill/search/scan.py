@@ -1,8 +1,8 @@
 """Find items in a registry tree and extract what search matches against.
 
-Scanning is tolerant where lint is strict: a registry with one malformed item
-is still searchable, so an unparsable frontmatter just leaves the description
-empty (the item keeps its name and first paragraph).
+Scanning is `add`'s discovery with its per-item isolation: a registry with one
+malformed item is still searchable, and that item is left out, as `add` leaves
+it out, so no search result proposes a command that fails.
 """
 
 from __future__ import annotations
@@ -19,32 +19,14 @@ ENTRYPOINTS: tuple[tuple[str, str], ...] = (
     ("RULE.md", "rule"),
     ("AGENT.md", "agent"),
 )
-MAX_DEPTH = 2  # items sit at <root>/<item> or <root>/<folder>/<item>
-MAX_ENTRY_BYTES = 1024 * 1024
 _FENCE = re.compile(r"^(```|~~~)")
 
 
-def _dirs(root: Path) -> Iterator[Path]:
-    """Candidate item dirs at depth 1..MAX_DEPTH (and the root), skipping hidden ones."""
-    yield root
-    level = [root]
-    for _ in range(MAX_DEPTH):
-        nxt: list[Path] = []
-        for folder in level:
-            try:
-                children = sorted(p for p in folder.iterdir() if p.is_dir())
-            except OSError:
-                continue
-            for child in children:
-                if child.name.startswith(".") or child.is_symlink():
-                    continue
-                nxt.append(child)
-                yield child
-        level = nxt
-
-
 def entry_files(root: Path) -> Iterator[tuple[Path, str]]:
-    for folder in _dirs(root):
+    """Entrypoints in the item directories `add` discovers (`format.discover.item_dirs`)."""
+    from upskill.format.discover import item_dirs
+
+    for folder in item_dirs(root):
         for filename, kind in ENTRYPOINTS:
             path = folder / filename
             if path.is_file() and not path.is_symlink():
@@ -84,39 +66,19 @@ def first_paragraph(body: str) -> str:
     return " ".join(lines)
 
 
-def _frontmatter(text: str, path: Path) -> tuple[dict[str, object], str]:
-    from upskill.errors import UpskillError
-    from upskill.format.frontmatter import split_frontmatter
-    from upskill.format.yamlio import load_yaml
-
-    try:
-        doc = split_frontmatter(text, path)
-    except UpskillError:
-        return {}, text
-    try:
-        data = load_yaml(doc.yaml, path)
-    except UpskillError:
-        data = None
-    return (data if isinstance(data, dict) else {}), doc.body
-
-
-def read_entry(path: Path, kind: str, root: Path) -> Entry:
-    try:
-        with path.open("rb") as handle:
-            text = handle.read(MAX_ENTRY_BYTES).decode("utf-8", errors="replace")
-    except OSError:
-        text = ""
-    meta, body = _frontmatter(text, path)
-    description = meta.get("description")
-    folder = path.parent
-    return Entry(
-        name=folder.name if folder != root else root.name,
-        kind=kind,
-        description=" ".join(description.split()) if isinstance(description, str) else "",
-        paragraph=first_paragraph(body),
-        path=folder.relative_to(root).as_posix(),
-    )
-
-
 def scan(root: Path) -> list[Entry]:
-    return [read_entry(path, kind, root) for path, kind in entry_files(root)]
+    """The items `add` would install from `root`: the same discovery and validation, so
+    every command search prints works. Invalid items are left out, as `add` leaves them."""
+    from upskill.format import discover
+
+    catalog = discover(root, strict=False)
+    return [
+        Entry(
+            name=item.name,
+            kind=item.kind.value,
+            description=" ".join(item.description.split()),
+            paragraph=first_paragraph(item.body),
+            path=item.directory.relative_to(root).as_posix(),
+        )
+        for item in catalog.items
+    ]
