@@ -25,6 +25,9 @@ def _parser() -> argparse.ArgumentParser:
     set_parser.add_argument("values", nargs="*", help="one value per line")
     sub.add_parser("validate-name", help="check the object name grammar").add_argument("name")
     sub.add_parser("doctor", help="check the mount, root and CTX_* environment")
+    sub.add_parser(
+        "completion", help='print the shell hook for TAB completion: eval "$(ctx completion bash)"'
+    ).add_argument("shell", choices=("bash", "zsh", "fish"))
     mcp = sub.add_parser("mcp", help="MCP server projection").add_subparsers(
         dest="mcp_command", required=True
     )
@@ -96,6 +99,10 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else argv
+    if argv is None and "_ARGCOMPLETE" in os.environ:  # a shell asks what TAB completes
+        import argcomplete
+
+        argcomplete.autocomplete(_parser())  # answers and exits the process
     # Everything after `--` is a command line for another program (an MCP server, a
     # hosted agent CLI).
     split = words.index("--") if "--" in words else len(words)
@@ -104,6 +111,11 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else EXIT_BAD_INPUT
     args.server_command = words[split + 1 :]
+    if args.command == "completion":  # needs no /ctx mount
+        from argcomplete.shell_integration import shellcode
+
+        sys.stdout.write(shellcode(["ctx"], shell=args.shell))
+        return 0
     try:
         return _dispatch(args)
     except CtxError as exc:

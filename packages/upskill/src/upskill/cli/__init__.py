@@ -22,6 +22,10 @@ from upskill import __version__, exitcodes
 
 def main(argv: list[str] | None = None) -> int:
     args_list = sys.argv[1:] if argv is None else argv
+    if argv is None and "_ARGCOMPLETE" in os.environ:  # a shell asks what TAB completes
+        from upskill.cli.dispatch import complete
+
+        return complete()
     if args_list in (["--version"], ["-V"]):
         sys.stdout.write(f"upskill {__version__}\n")
         return exitcodes.OK

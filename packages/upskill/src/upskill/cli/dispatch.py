@@ -86,3 +86,15 @@ def _internal_error(console: Console, exc: Exception) -> int:
     hint = "" if debug else f" (set {DEBUG_ENV}=1 for the traceback)"
     console.internal(f"{type(exc).__name__}: {exc}{hint}")
     return exitcodes.INTERNAL
+
+
+def complete() -> int:
+    """Answer a shell's TAB request (argcomplete's environment) from the full parser, every
+    command's options included; argcomplete writes the answer to the descriptor the shell
+    hook opened and exits the process itself."""
+    import argcomplete
+
+    from upskill.cli.parser import build_parser
+
+    argcomplete.autocomplete(build_parser(None, every=True), always_complete_options="long")
+    return 0  # not a completion request after all (argcomplete returned)

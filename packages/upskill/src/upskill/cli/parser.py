@@ -51,8 +51,9 @@ def _global_flags(parser: argparse.ArgumentParser, *, default: object = None) ->
     )
 
 
-def build_parser(selected: str | None) -> argparse.ArgumentParser:
-    """Build the parser; only the selected command's module is imported."""
+def build_parser(selected: str | None, *, every: bool = False) -> argparse.ArgumentParser:
+    """Build the parser; only the selected command's module is imported (`every`: all of
+    them, for shell completion, which must know every command's options)."""
     parser = _Parser(
         prog="upskill",
         description="Author rules, skills and agents once; install them into every AI client.",
@@ -63,7 +64,7 @@ def build_parser(selected: str | None) -> argparse.ArgumentParser:
     for name, (module, summary) in COMMANDS.items():
         child = sub.add_parser(name, help=summary, description=summary)
         _global_flags(child, default=argparse.SUPPRESS)
-        if name == selected:
+        if every or name == selected:
             load_command(module).configure(child)
     return parser
 

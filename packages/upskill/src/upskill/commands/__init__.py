@@ -20,4 +20,5 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "new": ("new", "Scaffold a new rule, skill or agent"),
     "lint": ("lint", "Validate SSOT files against the format spec"),
     "fmt": ("fmt", "Canonicalise frontmatter and format Markdown bodies"),
+    "completion": ("completion", "Print the shell hook for TAB completion (bash, zsh, fish)"),
 }
