@@ -11,15 +11,15 @@ from upskill.cli import main
 from upskill.commands import COMMANDS
 
 
-def test_version_fast_path_does_not_import_argparse() -> None:
+def test_version_fast_path_does_not_import_argparse_or_typing() -> None:
     code = (
         "import sys; from upskill.cli import main; main(['--version']); "
-        "print('argparse' in sys.modules)"
+        "print('argparse' in sys.modules, 'typing' in sys.modules)"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
-    assert out == f"upskill {__version__}\nFalse\n"
+    assert out == f"upskill {__version__}\nFalse False\n"
 
 
 @pytest.mark.parametrize("flag", ["--version", "-V"])
