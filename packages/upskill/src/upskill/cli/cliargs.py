@@ -37,6 +37,14 @@ def strict_flag(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def json_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print what was planned and done as JSON on stdout (docs/upskill/schemas/)",
+    )
+
+
 def dry_run_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-n", "--dry-run", action="store_true", help="print the plan and write nothing"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from upskill.cli.cliargs import client_flags, dry_run_flag, scope_flags, strict_flag
+from upskill.cli.cliargs import client_flags, dry_run_flag, json_flag, scope_flags, strict_flag
 
 if TYPE_CHECKING:
     from upskill.cli.console import Console
@@ -34,11 +34,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     client_flags(parser)
     strict_flag(parser)
+    json_flag(parser)
     dry_run_flag(parser)
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
     from upskill.cli.cliargs import chosen_clients
+    from upskill.cli.runjson import emit, run_document
     from upskill.cli.ui import report_dry_run, report_install
     from upskill.lifecycle.engine import plan_install
     from upskill.lifecycle.flow import commit, hook_bundles
@@ -80,6 +82,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
         return plan_install(scope, lock, resolution, selection, force=args.force)
 
     if args.dry_run:
+        if args.json:
+            return emit(console, run_document("add", plan(), scope=scope.kind.value, dry_run=True))
         return report_dry_run(console, plan())
     with ScopeLock(scope.lock_path):
         if session.recover():
@@ -93,6 +97,16 @@ def run(args: argparse.Namespace, console: Console) -> int:
             bundles=hook_bundles(resolution),
             force=args.force,
         )
-    return report_install(
-        console, outcome, committed, {b.name for b in resolution.bundles}, verb="installed"
-    )
+    bundles = {b.name for b in resolution.bundles}
+    if args.json:
+        document = run_document(
+            "add",
+            outcome,
+            scope=scope.kind.value,
+            dry_run=False,
+            lock=committed.lock,
+            bundles=bundles,
+            messages=committed.messages,
+        )
+        return emit(console, document)
+    return report_install(console, outcome, committed, bundles, verb="installed")

@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from upskill.cli.cliargs import dry_run_flag, scope_flags
+from upskill.cli.cliargs import dry_run_flag, json_flag, scope_flags
 
 if TYPE_CHECKING:
     from upskill.cli.console import Console
@@ -29,6 +29,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-y", "--yes", action="store_true", help="do not ask for confirmation")
     scope_flags(parser)
     dry_run_flag(parser)
+    json_flag(parser)
 
 
 def _targets(lock: Lockfile, names: list[str], source: str | None) -> tuple[set[str], list[str]]:
@@ -64,6 +65,7 @@ def _confirm(console: Console, count: int, label: str) -> bool:
 def run(args: argparse.Namespace, console: Console) -> int:
     import dataclasses
 
+    from upskill.cli.runjson import emit, run_document
     from upskill.cli.ui import noteworthy, plural, report_dry_run, tail
     from upskill.errors import UsageError
     from upskill.lifecycle.engine import plan_remove
@@ -93,6 +95,9 @@ def run(args: argparse.Namespace, console: Console) -> int:
         return outcome, bundles
 
     if args.dry_run:
+        if args.json:
+            document = run_document("remove", plan()[0], scope=scope.kind.value, dry_run=True)
+            return emit(console, document)
         return report_dry_run(console, plan()[0])
     session.read_lock()  # fail on a malformed lockfile before creating anything
     with ScopeLock(scope.lock_path):
@@ -107,7 +112,19 @@ def run(args: argparse.Namespace, console: Console) -> int:
         ):
             console.info("aborted; nothing removed")
             return 1
-        messages = commit(session, outcome, selection=(), removed_bundles=bundles).messages
+        committed = commit(session, outcome, selection=(), removed_bundles=bundles)
+        messages = committed.messages
+    if args.json:
+        document = run_document(
+            "remove",
+            outcome,
+            scope=scope.kind.value,
+            dry_run=False,
+            lock=committed.lock,
+            bundles=bundles,
+            messages=messages,
+        )
+        return emit(console, document)
     for warning in outcome.warnings:
         console.warn(warning)
     for line in [*noteworthy(outcome.plan.actions), *messages]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from upskill.cli.cliargs import scope_flags
+from upskill.cli.cliargs import json_flag, scope_flags
 
 if TYPE_CHECKING:
     from upskill.cli.console import Console
@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("name", help="the MCP server name recorded in the lockfile")
     scope_flags(parser)
+    json_flag(parser)
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
@@ -56,6 +57,20 @@ def run(args: argparse.Namespace, console: Console) -> int:
             Transaction((), (), serialise_lockfile(new)),
             state=scope.state,
         )
+    if args.json:
+        import json
+
+        document = {
+            "schema": 1,
+            "command": "remove-mcp",
+            "scope": scope.kind.value,
+            "name": args.name,
+            "clients": [r.client.value for r in typed],
+            "messages": list(report.notices),
+            "warnings": list(report.warnings),
+        }
+        console.json(json.dumps(document, indent=2) + "\n")
+        return 0
     for line in report.notices:
         console.info(line)
     for line in report.warnings:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from upskill.cli.cliargs import client_flags, dry_run_flag, scope_flags, strict_flag
+from upskill.cli.cliargs import client_flags, dry_run_flag, json_flag, scope_flags, strict_flag
 
 if TYPE_CHECKING:
     from upskill.cli.console import Console
@@ -30,6 +30,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     client_flags(parser)
     strict_flag(parser)
+    json_flag(parser)
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
@@ -40,7 +41,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     world = World.current()
     scope = resolve_scope(world, project=args.project, global_=args.global_)
     flags = chosen_clients(args)
-    bare = not (args.names or flags or args.force or args.dry_run or args.strict)
+    bare = not (args.names or flags or args.force or args.dry_run or args.strict or args.json)
     if bare and _nothing_changed(world, scope):
         # The nothing-changed path: no YAML parser, formatter or renderer is loaded.
         console.info("Already up to date.")
@@ -103,6 +104,7 @@ def _full(
 ) -> int:
     import dataclasses
 
+    from upskill.cli.runjson import emit, empty_document, run_document
     from upskill.cli.ui import report_dry_run, report_update
     from upskill.lifecycle.engine import plan_install
     from upskill.lifecycle.flow import commit, hook_bundles
@@ -149,17 +151,24 @@ def _full(
 
     # Fetch before taking the scope lock, so network time never holds it.
     session.prefetch([r.spec for r in update_requests(session.read_lock(), args.names).requests])
+    where = scope.kind.value
     if args.dry_run:
         planned = plan()
         if planned is None:
+            if args.json:
+                return emit(console, empty_document("update", scope=where, dry_run=True))
             console.info("nothing installed")
             return 0
+        if args.json:
+            return emit(console, run_document("update", planned[1], scope=where, dry_run=True))
         return report_dry_run(console, planned[1])
     with ScopeLock(scope.lock_path):
         if session.recover():
             console.info("completed an interrupted run first")
         planned = plan()
         if planned is None:
+            if args.json:
+                return emit(console, empty_document("update", scope=where, dry_run=False))
             console.info("nothing installed")
             return 0
         resolution, outcome = planned
@@ -171,4 +180,16 @@ def _full(
             bundles=hook_bundles(resolution),
             force=args.force,
         )
-    return report_update(console, outcome, committed, {b.name for b in resolution.bundles})
+    bundles = {b.name for b in resolution.bundles}
+    if args.json:
+        document = run_document(
+            "update",
+            outcome,
+            scope=where,
+            dry_run=False,
+            lock=committed.lock,
+            bundles=bundles,
+            messages=committed.messages,
+        )
+        return emit(console, document)
+    return report_update(console, outcome, committed, bundles)

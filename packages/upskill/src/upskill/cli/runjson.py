@@ -1,0 +1,90 @@
+"""`--json` for the commands that change state: what a run planned and did.
+
+One document on stdout per run (`add`, `update`, `remove`), shaped by
+`docs/upskill/schemas/run.schema.json`: the items (re)installed and removed,
+each file action, per client what its items, MCP servers and plugins did, the
+warnings and the hooks' messages. `remove-mcp` has its own, smaller document
+(`remove-mcp.schema.json`). Progress stays on stderr; the human summary is not
+printed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Iterable
+from typing import TYPE_CHECKING, Any
+
+from upskill.cli.console import Console
+
+if TYPE_CHECKING:
+    from upskill.lifecycle.engine import Outcome
+    from upskill.state.lockfile import Lockfile
+
+SCHEMA_VERSION = 1
+_CLIENTS = ("claude", "copilot", "vscode", "opencode")
+_QUIET_OPS = frozenset({"unchanged", "forget", "retain"})
+
+
+def run_document(
+    command: str,
+    outcome: Outcome,
+    *,
+    scope: str,
+    dry_run: bool,
+    lock: Lockfile | None = None,
+    bundles: Collection[str] = (),
+    messages: Iterable[str] = (),
+) -> dict[str, Any]:
+    """`lock`: the lockfile as saved after the hooks (None for a dry run, which runs none)."""
+    clients: dict[str, dict[str, Any]] = {}
+    for item in outcome.items:
+        for client in item.clients or _CLIENTS:
+            entry = clients.setdefault(client, {"items": 0, "mcp": [], "plugins": []})
+            entry["items"] += 1
+    if lock is not None:
+        for key, entries in (("mcp", lock.mcps), ("plugins", lock.plugins)):
+            for e in entries:
+                if e.bundle in bundles:
+                    entry = clients.setdefault(e.client, {"items": 0, "mcp": [], "plugins": []})
+                    entry[key].append({"name": e.name, "status": e.status})
+    return {
+        "schema": SCHEMA_VERSION,
+        "command": command,
+        "scope": scope,
+        "dry_run": dry_run,
+        "items": [
+            {"kind": i.kind, "name": i.name, "source": i.source, "clients": list(i.clients)}
+            for i in outcome.items
+        ],
+        "removed": list(outcome.removed),
+        "files": [
+            {"op": a.op.value, "path": a.path}
+            for a in outcome.plan.actions
+            if a.op.value not in _QUIET_OPS
+        ],
+        "clients": {c: clients[c] for c in _CLIENTS if c in clients},
+        "warnings": list(outcome.warnings),
+        "messages": list(messages),
+    }
+
+
+def empty_document(command: str, *, scope: str, dry_run: bool) -> dict[str, Any]:
+    """A run that had nothing to do (nothing installed in the scope)."""
+    return {
+        "schema": SCHEMA_VERSION,
+        "command": command,
+        "scope": scope,
+        "dry_run": dry_run,
+        "items": [],
+        "removed": [],
+        "files": [],
+        "clients": {},
+        "warnings": [],
+        "messages": [],
+    }
+
+
+def emit(console: Console, document: dict[str, Any]) -> int:
+    console.done()
+    console.json(json.dumps(document, indent=2) + "\n")
+    return 0

@@ -1,0 +1,90 @@
+"""`--json` on the commands that change state, validated against the published schemas
+(issue 19, 9): data on stdout, progress and nothing else on stderr."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+
+SCHEMAS = Path(__file__).resolve().parents[4] / "docs" / "upskill" / "schemas"
+BUNDLE = """schema: 1
+name: team
+description: The team's rule and database server
+items:
+  rules: [style]
+mcps:
+  db:
+    local: { command: team-db, env: { DB_URL: "${DB_URL}" } }
+"""
+BIN = {"PATH": "/usr/bin:/bin"}  # no client CLI: servers go to config files
+
+
+def _doc(out, schema: str) -> dict:  # type: ignore[no-untyped-def,type-arg]
+    assert out.returncode == 0, out.stderr
+    document = json.loads(out.stdout)
+    validator = Draft202012Validator(json.loads((SCHEMAS / schema).read_text()))
+    errors = sorted(str(e.message) for e in validator.iter_errors(document))
+    assert errors == [], errors
+    return document  # type: ignore[no-any-return]
+
+
+def test_schemas_are_valid() -> None:
+    for path in SCHEMAS.glob("*.schema.json"):
+        Draft202012Validator.check_schema(json.loads(path.read_text()))
+
+
+def test_add_update_remove_report_what_they_did(cli, project, registry) -> None:  # type: ignore[no-untyped-def]
+    (registry / "skills" / "team.bundle.yaml").write_text(BUNDLE)
+    dry = _doc(
+        cli.run("add", str(registry), "team", "--claude", "-n", "--json", cwd=project, extra=BIN),
+        "run.schema.json",
+    )
+    assert dry["dry_run"] is True
+    assert [(i["name"], i["clients"]) for i in dry["items"]] == [("style", ["claude"])]
+    assert dry["files"] == [{"op": "create", "path": ".claude/rules/style.md"}]
+    assert not (project / ".claude").exists()
+
+    out = cli.run(
+        "add", str(registry), "team", "--claude", "--opencode", "--json", cwd=project, extra=BIN
+    )
+    done = _doc(out, "run.schema.json")
+    assert out.stderr == "rendering\nwriting\n"  # progress only: no summary, no warnings
+    assert (done["command"], done["scope"], done["dry_run"]) == ("add", "project", False)
+    assert done["items"] == [
+        {
+            "kind": "rule",
+            "name": "style",
+            "source": f"local:{registry}",
+            "clients": ["claude", "opencode"],
+        }
+    ]
+    assert done["clients"] == {
+        "claude": {"items": 1, "mcp": [{"name": "db", "status": "installed"}], "plugins": []},
+        "opencode": {"items": 1, "mcp": [{"name": "db", "status": "installed"}], "plugins": []},
+    }
+    assert sorted(f["path"] for f in done["files"]) == [
+        ".agents/rules/style/RULE.md", ".claude/rules/style.md",
+    ]  # fmt: skip
+    assert any("mcp db: configured for claude" in m for m in done["messages"])
+
+    (project / ".claude/rules/style.md").write_text("mine\n")
+    updated = _doc(cli.run("update", "--json", cwd=project, extra=BIN), "run.schema.json")
+    assert {"op": "keep-local-edit", "path": ".claude/rules/style.md"} in updated["files"]
+
+    removed = _doc(cli.run("remove", "style", "--json", cwd=project, extra=BIN), "run.schema.json")
+    assert removed["removed"] == ["rule:style"]
+    assert {"op": "keep-edited-orphan", "path": ".claude/rules/style.md"} in removed["files"]
+
+    gone = _doc(
+        cli.run("remove-mcp", "db", "--json", cwd=project, extra=BIN), "remove-mcp.schema.json"
+    )
+    assert (gone["name"], gone["clients"]) == ("db", ["claude", "opencode"])
+
+
+@pytest.mark.parametrize("argv", [("update", "--json"), ("update", "--json", "-n")])
+def test_nothing_installed_is_an_empty_document(cli, project, argv) -> None:  # type: ignore[no-untyped-def]
+    document = _doc(cli.run(*argv, cwd=project), "run.schema.json")
+    assert (document["items"], document["files"], document["clients"]) == ([], [], {})
