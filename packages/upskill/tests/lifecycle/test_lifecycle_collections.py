@@ -69,3 +69,37 @@ def test_a_defaulted_global_scope_is_announced_first(cli, registry, tmp_path):  
     )
     out = cli.ok("add", str(registry), "commits", "--claude", "-g", cwd=elsewhere)
     assert "no git repository here" not in out.stderr  # asked for: nothing to announce
+
+
+def test_a_lost_executable_bit_is_drift_and_force_restores_it(cli, project, registry):  # type: ignore[no-untyped-def]
+    """Issue 16, 6: the lockfile records 0755 outputs; doctor reports a changed bit, update
+    keeps it as a local edit, update --force restores it."""
+    script = registry / "skills" / "review" / "scripts" / "run.sh"
+    script.parent.mkdir()
+    script.write_text("#!/bin/sh\necho hi\n")
+    script.chmod(0o755)
+    cli.ok("add", str(registry), "review", "--claude", cwd=project)
+    installed = project / ".claude/skills/review/scripts/run.sh"
+    assert installed.stat().st_mode & 0o777 == 0o755
+    lock = json.loads((project / ".upskill-lock.json").read_text())
+    modes = {o["path"]: o.get("mode") for o in lock["outputs"]}
+    assert modes[".claude/skills/review/scripts/run.sh"] == "0755"
+    assert modes[".claude/skills/review/SKILL.md"] is None  # 0644 is the default, unwritten
+    installed.chmod(0o644)
+    out = cli.run("doctor", "--json", cwd=project)
+    assert out.returncode == 1
+    assert json.loads(out.stdout)["mode_drift"] == [
+        {
+            "path": ".claude/skills/review/scripts/run.sh",
+            "items": ["skill:review"],
+            "executable": True,
+            "current_executable": False,
+        }
+    ]
+    out = cli.ok("update", "review", cwd=project)
+    assert "kept local edit: .claude/skills/review/scripts/run.sh" in out.stderr
+    assert installed.stat().st_mode & 0o777 == 0o644
+    out = cli.ok("update", "--force", cwd=project)
+    assert "discarded local edit: .claude/skills/review/scripts/run.sh" in out.stderr
+    assert installed.stat().st_mode & 0o777 == 0o755
+    assert cli.run("doctor", cwd=project).returncode == 0

@@ -125,6 +125,7 @@ def test_doctor_buckets(cli, h, project, registry):
     assert json.loads(out.stdout) == {
         "missing_outputs": [],
         "modified_outputs": [],
+        "mode_drift": [],
         "stale_hashes": [],
         "orphan_entries": [],
         "missing_plugins": [],

@@ -157,7 +157,7 @@ def test_observer_classifies_every_kind_of_path(tmp_path: Path) -> None:
     paths = ("d/f.md", "d/link.md", "d/sub", "blocker/y.md", "missing/z.md")
     seen = observer.observe((*paths, "d/no.md", "d/pipe"))
     assert seen == {
-        "d/f.md": (hashlib.sha256(b"hello\n").hexdigest(), 6),
+        "d/f.md": (hashlib.sha256(b"hello\n").hexdigest(), 6, False),
         "d/link.md": FOREIGN,
         "d/sub": FOREIGN,
         "blocker/y.md": None,

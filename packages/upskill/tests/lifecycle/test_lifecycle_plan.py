@@ -28,7 +28,7 @@ def rec(path: str, data: bytes, *owners: Owner) -> OutputRecord:
 
 
 def obs(data: bytes | None):
-    return None if data is None else (sha(data), len(data))
+    return None if data is None else (sha(data), len(data), False)
 
 
 def one(desired, records, disk, *, managed=frozenset({"rule:a"}), force=False, legacy=frozenset()):

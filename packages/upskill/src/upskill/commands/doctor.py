@@ -21,6 +21,7 @@ _TITLES = {
     "foreign: inside the project, never replayed, delete it)",
     "missing_outputs": "Missing outputs (reinstall: upskill update)",
     "modified_outputs": "Edited outputs (kept by update; upskill update --force replaces them)",
+    "mode_drift": "Executable bit changed (kept by update; upskill update --force restores it)",
     "stale_hashes": "Source changed since install (upskill update)",
     "orphan_entries": "Entries without a source (upskill remove)",
     "missing_plugins": "Missing plugins (upskill update)",
@@ -66,6 +67,9 @@ def _describe(bucket: str, entry: dict[str, object]) -> str:
         return f"{entry['kind']} {entry['name']}: {', '.join(entry['missing_files'])}"  # type: ignore[arg-type]
     if bucket == "modified_outputs":
         return f"{entry['path']} ({', '.join(entry['items'])})"  # type: ignore[arg-type]
+    if bucket == "mode_drift":
+        now = "executable" if entry["current_executable"] else "not executable"
+        return f"{entry['path']} ({', '.join(entry['items'])}): now {now}"  # type: ignore[arg-type]
     if bucket in ("stale_hashes",):
         return f"{entry['kind']} {entry['name']} from {entry['source']}"
     if bucket == "orphan_entries":

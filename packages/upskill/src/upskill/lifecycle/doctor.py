@@ -26,6 +26,7 @@ DRIFT_BUCKETS = (
     "interrupted_runs",
     "missing_outputs",
     "modified_outputs",
+    "mode_drift",
     "stale_hashes",
     "orphan_entries",
     "missing_plugins",
@@ -68,6 +69,7 @@ def check(root: Path, lock: Lockfile) -> dict[str, list[Any]]:
     observed = observe(root, [o.path for o in lock.outputs])
     missing: dict[str, list[str]] = {}
     modified: list[dict[str, Any]] = []
+    modes: list[dict[str, Any]] = []
     for record in lock.outputs:
         seen = observed[record.path]
         items = sorted({o.item for o in record.owners})
@@ -83,6 +85,11 @@ def check(root: Path, lock: Lockfile) -> dict[str, list[Any]]:
                     "current_hash": seen[0],
                 }
             )
+        elif seen[2] != bool(record.mode & 0o100):
+            modes.append(
+                {"path": record.path, "items": items, "executable": not seen[2],
+                 "current_executable": seen[2]}
+            )  # fmt: skip
     stale, orphans = _source_checks(lock)
     return {
         "missing_outputs": [
@@ -90,6 +97,7 @@ def check(root: Path, lock: Lockfile) -> dict[str, list[Any]]:
             for k, files in sorted(missing.items())
         ],
         "modified_outputs": modified,
+        "mode_drift": modes,
         "stale_hashes": stale,
         "orphan_entries": orphans,
     }

@@ -31,6 +31,7 @@ class FileState:
     sha256: str
     size: int
     mtime_ns: int
+    executable: bool = False  # the owner's execute bit, which installs preserve
 
 
 # Something other than a regular file (a symlink, a directory, a device) is at the path.
@@ -80,7 +81,7 @@ def probe(path: str | Path) -> FileState | None:
     if found is None or isinstance(found, FileState):
         return found
     sha256, size, st = found
-    return FileState(sha256, size, st.st_mtime_ns)
+    return FileState(sha256, size, st.st_mtime_ns, bool(st.st_mode & 0o100))
 
 
 def file_digest(path: str | Path) -> tuple[str, int] | None:

@@ -16,7 +16,7 @@ from upskill.lifecycle.hashing import NOT_REGULAR, FileState, probe
 from upskill.lifecycle.plan import Observation
 
 # Never equal to a real digest: an output that is a symlink is never ours.
-FOREIGN = ("symlink", -1)
+FOREIGN = ("symlink", -1, False)
 
 
 class Observer:
@@ -45,7 +45,7 @@ class Observer:
         if seen is NOT_REGULAR:
             return FOREIGN
         self.files[rel] = seen
-        return seen.sha256, seen.size
+        return seen.sha256, seen.size, seen.executable
 
 
 def observe(root: Path, paths: Iterable[str]) -> dict[str, Observation]:

@@ -16,7 +16,7 @@ from upskill.blobs import Payload
 from upskill.lifecycle.desired import DesiredFile
 from upskill.state.lockfile import OutputRecord, Owner
 
-Observation = tuple[str, int] | None  # (sha256, size) or absent
+Observation = tuple[str, int, bool] | None  # (sha256, size, executable) or absent
 
 
 class Op(enum.Enum):
@@ -89,12 +89,14 @@ def plan_outputs(
             actions.append(action)
             if sha is not None:
                 size = want.size if sha == want.sha256 else (record.size if record else 0)
-                outputs[path] = OutputRecord(path, sha, size, _merge(others, want.owners))
+                mode = want.mode if sha == want.sha256 else (record.mode if record else 0o644)
+                owners = _merge(others, want.owners)
+                outputs[path] = OutputRecord(path, sha, size, owners, mode)
             continue
         assert record is not None
         if others:
             actions.append(Action(Op.RETAIN, path))
-            outputs[path] = OutputRecord(path, record.sha256, record.size, others)
+            outputs[path] = OutputRecord(path, record.sha256, record.size, others, record.mode)
         elif disk is None:
             actions.append(Action(Op.FORGET, path))
         elif disk[0] == record.sha256:
@@ -121,9 +123,16 @@ def _desired_action(
     write = Action(Op.CREATE, want.path, want.data, want.mode)
     if disk is None:
         return write, want.sha256
-    if disk[0] == want.sha256:
+    if disk[0] == want.sha256 and disk[2] == bool(want.mode & 0o100):
         return Action(Op.SKIP, want.path), want.sha256
+    if disk[0] == want.sha256 and record is None:  # same bytes, not ours: only the mode
+        return Action(Op.UPDATE, want.path, want.data, want.mode), want.sha256
     if record is not None and disk[0] == record.sha256:
+        if disk[2] != bool(record.mode & 0o100):
+            # A changed executable bit is a local edit: kept, reported; --force restores it.
+            if force:
+                return Action(Op.REPLACE_EDIT, want.path, want.data, want.mode), want.sha256
+            return Action(Op.KEEP_EDIT, want.path), record.sha256
         return Action(Op.UPDATE, want.path, want.data, want.mode), want.sha256
     if record is None and any(o.item in legacy for o in want.owners):
         return Action(Op.UPDATE, want.path, want.data, want.mode), want.sha256

@@ -61,7 +61,7 @@ def reusable_outputs(
             DesiredFile(
                 out.path,
                 None,
-                0o644,
+                out.mode,
                 tuple(o for o in out.owners if o.item == r.key),
                 out.sha256,
                 out.size,
@@ -72,4 +72,4 @@ def reusable_outputs(
 
 
 def _changed(seen: Observation, record: OutputRecord) -> bool:
-    return seen is None or seen[0] != record.sha256
+    return seen is None or seen[0] != record.sha256 or seen[2] != bool(record.mode & 0o100)

@@ -46,7 +46,7 @@ _ITEM_FIELDS = (
     "files",
 )
 _BUNDLE_FIELDS = ("name", "source", "ref", "items")
-_OUTPUT_FIELDS = ("path", "sha256", "size", "owners")
+_OUTPUT_FIELDS = ("path", "sha256", "size", "mode", "owners")
 _TOP_FIELDS = ("schema", "items", "bundles", "plugins", "mcps", "outputs", "generator")
 
 
@@ -103,6 +103,7 @@ class OutputRecord:
     sha256: str
     size: int
     owners: tuple[Owner, ...]
+    mode: int = 0o644  # 0o755 is recorded (`"mode": "0755"`), so a lost executable bit shows
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,7 @@ class Lockfile:
         bundles = sorted(self.bundles, key=lambda b: (b.name, b.source))
         outputs = sorted(
             (
-                OutputRecord(o.path, o.sha256, o.size, tuple(sorted(set(o.owners))))
+                OutputRecord(o.path, o.sha256, o.size, tuple(sorted(set(o.owners))), o.mode)
                 for o in self.outputs
             ),
             key=lambda o: o.path,
@@ -297,7 +298,10 @@ class _Reader:
             if not at or ":" not in item or not client:
                 raise self.fail("`outputs` owners must be strings `kind:name@client`")
             owners.append(Owner(item, client))
-        return OutputRecord(path, sha, size, tuple(owners))
+        mode = rec.get("mode", "0644")
+        if mode not in ("0644", "0755"):
+            raise self.fail('`outputs` entry field `mode` must be "0644" or "0755"')
+        return OutputRecord(path, sha, size, tuple(owners), int(mode, 8))
 
 
 def _check_name(name: str, reader: _Reader) -> None:
@@ -358,6 +362,7 @@ def lockfile_to_json(lock: Lockfile) -> dict[str, Any]:
                 "path": o.path,
                 "sha256": o.sha256,
                 "size": o.size,
+                **({"mode": "0755"} if o.mode == 0o755 else {}),
                 "owners": [f"{w.item}@{w.client}" for w in o.owners],
             }
             for o in lock.outputs
@@ -393,10 +398,12 @@ def _outputs_text(outputs: list[dict[str, Any]]) -> str:
     for o in outputs:
         owners = ",\n".join(f"        {_string(w)}" for w in o["owners"])
         owners_text = f"[\n{owners}\n      ]" if owners else "[]"
+        mode = f'      "mode": {_string(o["mode"])},\n' if "mode" in o else ""
         records.append(
             f'    {{\n      "path": {_string(o["path"])},\n'
             f'      "sha256": {_string(o["sha256"])},\n'
             f'      "size": {int.__repr__(o["size"])},\n'
+            f"{mode}"
             f'      "owners": {owners_text}\n    }}'
         )
     return "[\n" + ",\n".join(records) + "\n  ]" if records else "[]"
