@@ -18,6 +18,7 @@ from upskill.cli.console import Console
 
 if TYPE_CHECKING:
     from upskill.lifecycle.engine import Outcome
+    from upskill.lifecycle.flow import Committed
     from upskill.state.lockfile import Lockfile
 
 SCHEMA_VERSION = 1
@@ -66,6 +67,21 @@ def run_document(
         "warnings": list(outcome.warnings),
         "messages": list(messages),
     }
+
+
+def committed_document(
+    command: str, outcome: Outcome, committed: Committed, *, scope: str, bundles: Collection[str]
+) -> dict[str, Any]:
+    """The document of a run that wrote: the lockfile and messages as the hooks left them."""
+    return run_document(
+        command,
+        outcome,
+        scope=scope,
+        dry_run=False,
+        lock=committed.lock,
+        bundles=bundles,
+        messages=committed.messages,
+    )
 
 
 def empty_document(command: str, *, scope: str, dry_run: bool) -> dict[str, Any]:

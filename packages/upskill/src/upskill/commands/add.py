@@ -40,7 +40,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, console: Console) -> int:
     from upskill.cli.cliargs import chosen_clients
-    from upskill.cli.runjson import emit, run_document
+    from upskill.cli.runjson import committed_document, emit, run_document
     from upskill.cli.ui import report_dry_run, report_install
     from upskill.lifecycle.engine import plan_install
     from upskill.lifecycle.flow import commit, hook_bundles
@@ -99,14 +99,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
         )
     bundles = {b.name for b in resolution.bundles}
     if args.json:
-        document = run_document(
-            "add",
-            outcome,
-            scope=scope.kind.value,
-            dry_run=False,
-            lock=committed.lock,
-            bundles=bundles,
-            messages=committed.messages,
+        document = committed_document(
+            "add", outcome, committed, scope=scope.kind.value, bundles=bundles
         )
         return emit(console, document)
     return report_install(console, outcome, committed, bundles, verb="installed")

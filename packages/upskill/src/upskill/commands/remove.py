@@ -65,7 +65,7 @@ def _confirm(console: Console, count: int, label: str) -> bool:
 def run(args: argparse.Namespace, console: Console) -> int:
     import dataclasses
 
-    from upskill.cli.runjson import emit, run_document
+    from upskill.cli.runjson import committed_document, emit, run_document
     from upskill.cli.ui import noteworthy, plural, report_dry_run, tail
     from upskill.errors import UsageError
     from upskill.lifecycle.engine import plan_remove
@@ -115,14 +115,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
         committed = commit(session, outcome, selection=(), removed_bundles=bundles)
         messages = committed.messages
     if args.json:
-        document = run_document(
-            "remove",
-            outcome,
-            scope=scope.kind.value,
-            dry_run=False,
-            lock=committed.lock,
-            bundles=bundles,
-            messages=messages,
+        document = committed_document(
+            "remove", outcome, committed, scope=scope.kind.value, bundles=bundles
         )
         return emit(console, document)
     for warning in outcome.warnings:

@@ -104,7 +104,7 @@ def _full(
 ) -> int:
     import dataclasses
 
-    from upskill.cli.runjson import emit, empty_document, run_document
+    from upskill.cli.runjson import committed_document, emit, empty_document, run_document
     from upskill.cli.ui import report_dry_run, report_update
     from upskill.lifecycle.engine import plan_install
     from upskill.lifecycle.flow import commit, hook_bundles
@@ -182,14 +182,6 @@ def _full(
         )
     bundles = {b.name for b in resolution.bundles}
     if args.json:
-        document = run_document(
-            "update",
-            outcome,
-            scope=where,
-            dry_run=False,
-            lock=committed.lock,
-            bundles=bundles,
-            messages=committed.messages,
-        )
+        document = committed_document("update", outcome, committed, scope=where, bundles=bundles)
         return emit(console, document)
     return report_update(console, outcome, committed, bundles)
