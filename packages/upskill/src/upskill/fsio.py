@@ -10,13 +10,16 @@ complete temp file is hard-linked into place, which fails if the target exists.
 from __future__ import annotations
 
 import contextlib
+import errno
+import functools
+import hashlib
 import os
 import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from upskill.blobs import FileBlob, Payload, copy_blob
+from upskill.blobs import BlobChanged, FileBlob, Payload, feed
 from upskill.errors import UpskillError
 
 MAX_SHARED_FILE_BYTES = 16 * 1024 * 1024
@@ -136,7 +139,7 @@ def write_unsynced(
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, mode, dir_fd=dir_fd)
     try:
         if isinstance(data, FileBlob):
-            copy_blob(data, fd)  # streamed, and verified against the hash taken at load
+            _copy_blob(data, fd)
         else:
             write_all(fd, data)
         st = os.fstat(fd)
@@ -145,6 +148,28 @@ def write_unsynced(
     finally:
         os.close(fd)
     return st
+
+
+def _copy_blob(blob: FileBlob, out_fd: int) -> None:
+    """Stream `blob` into `out_fd`, checking it is still the file that was hashed at load."""
+    try:
+        fd = os.open(blob.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        raise BlobChanged(f"cannot read it again: {exc.strerror}", path=blob.path) from None
+    digest = hashlib.sha256()
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise BlobChanged("is no longer a regular file", path=blob.path)
+        sink = functools.partial(write_all, out_fd)
+        size = feed(digest, fd, expected=blob.size, limit=blob.size, sink=sink)
+    except OSError as exc:
+        if exc.errno != errno.EFBIG:
+            raise
+        size = -1  # it grew
+    finally:
+        os.close(fd)
+    if size != blob.size or digest.hexdigest() != blob.sha256:
+        raise BlobChanged("changed while upskill was installing it; run again", path=blob.path)
 
 
 def write_all(fd: int, data: bytes) -> None:

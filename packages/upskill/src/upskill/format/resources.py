@@ -304,7 +304,7 @@ def _content(fd: int, size: int, full: Path) -> Payload:
     """Small files in memory; a large one by reference, hashed in chunks (`upskill.blobs`)."""
     if size <= STREAM_THRESHOLD:
         return read_fd(fd, size)
-    sha256, read = digest_fd(fd, MAX_RESOURCE_BYTES)
+    sha256, read = digest_fd(fd, expected=size, limit=MAX_RESOURCE_BYTES)
     return FileBlob(full, read, sha256)
 
 

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from upskill.blobs import feed
+
 _READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
-CHUNK = 1024 * 1024  # files are hashed in chunks, never held whole (docs/upskill/security.md)
 
 
 def sha256_bytes(data: bytes) -> str:
@@ -55,24 +56,10 @@ def _digest_regular(path: str | Path) -> tuple[str, int, os.stat_result] | FileS
         if not stat.S_ISREG(st.st_mode):
             return NOT_REGULAR
         digest = hashlib.sha256()
-        size = _read_into(digest, fd, st.st_size)
+        size = feed(digest, fd, expected=st.st_size)
     finally:
         os.close(fd)
     return digest.hexdigest(), size, st
-
-
-def _read_into(digest: Any, fd: int, expected: int) -> int:
-    """Feed the rest of `fd` to `digest` in chunks; the byte count. A file of the size
-    fstat gave takes one read (a short read of a regular file is its end)."""
-    want = expected + 1 if expected < CHUNK else CHUNK
-    size = 0
-    while chunk := os.read(fd, want):
-        digest.update(chunk)
-        size += len(chunk)
-        if len(chunk) < want:
-            break
-        want = CHUNK
-    return size
 
 
 def probe(path: str | Path) -> FileState | None:
@@ -120,7 +107,7 @@ def _feed(digest: Any, rel: str, full: str) -> bool:
         if not stat.S_ISREG(st.st_mode):
             return False
         digest.update(rel.encode())
-        _read_into(digest, fd, st.st_size)
+        feed(digest, fd, expected=st.st_size)
     finally:
         os.close(fd)
     return True
