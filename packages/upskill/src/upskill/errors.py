@@ -32,12 +32,15 @@ class UpskillError(Exception):
         if exit_code is not None:
             self.exit_code = exit_code
 
-    def __str__(self) -> str:
+    @property
+    def where(self) -> str | None:
+        """`path` or `path:line`, as messages name the place; None without a path."""
         if self.path is None:
-            return self.message
-        if self.line is None:
-            return f"{self.path}: {self.message}"
-        return f"{self.path}:{self.line}: {self.message}"
+            return None
+        return str(self.path) if self.line is None else f"{self.path}:{self.line}"
+
+    def __str__(self) -> str:
+        return self.message if self.where is None else f"{self.where}: {self.message}"
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({str(self)!r})"

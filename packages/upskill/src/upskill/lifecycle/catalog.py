@@ -55,15 +55,20 @@ def load_catalog(fetched: Fetched, *, strict: bool = False) -> SourceCatalog:
 
 
 def located(error: FormatError, fetched: Fetched) -> FormatError:
-    """The error with its path shown as `<source label>:<path in the source>` for a git
-    source (its files live in upskill's cache); a local source's paths are the user's."""
-    if error.path is None or fetched.spec.kind is SourceKind.LOCAL:
-        return error
+    """The error with its path shown as `source_path` shows it."""
+    shown = source_path(error.path, fetched) if error.path is not None else None
+    return error if shown is None else FormatError(error.message, path=shown, line=error.line)
+
+
+def source_path(path: Path, fetched: Fetched) -> str | None:
+    """`<source label>:<path in the source>` for a git source's file (its files live in
+    upskill's cache); None for a local source, whose paths are the user's own."""
+    if fetched.spec.kind is SourceKind.LOCAL:
+        return None
     try:
-        inner = error.path.relative_to(fetched.root).as_posix()
+        return f"{fetched.spec.label}:{path.relative_to(fetched.root).as_posix()}"
     except ValueError:
-        return error
-    return FormatError(error.message, path=f"{fetched.spec.label}:{inner}", line=error.line)
+        return None
 
 
 def problem_for(catalog: SourceCatalog, name: str) -> FormatError | None:
@@ -105,13 +110,3 @@ def bundle_items(bundle: Bundle) -> Iterator[tuple[str, str]]:
 def bundle_requires(bundle: Bundle) -> Iterator[tuple[str, str | None]]:
     for req in bundle.requires:
         yield req.name, req.source
-
-
-def located_path(path: Path, catalog: SourceCatalog) -> str:
-    """How messages name a file of the source (see `located`)."""
-    if catalog.fetched.spec.kind is SourceKind.LOCAL:
-        return str(path)
-    try:
-        return f"{catalog.label}:{path.relative_to(catalog.fetched.root).as_posix()}"
-    except ValueError:
-        return str(path)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from upskill.errors import FormatError, UpskillError, UsageError
+from upskill.errors import UpskillError, UsageError
 from upskill.format.model import Bundle, Item
 from upskill.lifecycle import catalog as cat
 from upskill.lifecycle.catalog import SourceCatalog
@@ -161,7 +161,7 @@ class Resolver:
                     raise ResolveError(f"{catalog.label}: no item or bundle named {name!r}")
         elif bundle_file is None:
             roots += [(catalog, i, i.name) for i in catalog.items.values()]
-            self._warnings += [_skipped(p) for p in catalog.problems]
+            self._warnings += [f"{p.where}: skipped: {p.message}" for p in catalog.problems]
             if not roots:
                 why = " (every item was skipped, see above)" if catalog.problems else ""
                 raise ResolveError(f"{catalog.label}: no items found in the source{why}")
@@ -244,7 +244,7 @@ class Resolver:
             self._required_by.setdefault((kind, name), []).append(via)
         if existing is None:
             self._selected[(kind, name)] = Resolved(item, kind, name, item.name, catalog)
-            where = cat.located_path(item.entrypoint, catalog)
+            where = cat.source_path(item.entrypoint, catalog.fetched) or item.entrypoint
             self._warnings += [f"{where}: {w}" for w in item.warnings]
         done_key = (catalog.label, kind, item.name)
         if done_key in self._done:
@@ -270,12 +270,6 @@ class Resolver:
     def _cross(self, source: str, origin: SourceCatalog) -> SourceCatalog:
         spec = parse_source(source, cwd=origin.fetched.root, home=self._home)
         return self._catalog_for(spec)
-
-
-def _skipped(problem: FormatError) -> str:
-    """`<where>: skipped: <rule broken>`, where as the error itself names it."""
-    where = f"{problem.path}:{problem.line}" if problem.line is not None else str(problem.path)
-    return f"{where}: skipped: {problem.message}"
 
 
 def _rel(path: Path, catalog: SourceCatalog) -> str:
