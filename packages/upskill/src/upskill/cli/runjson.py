@@ -15,6 +15,7 @@ from collections.abc import Collection, Iterable
 from typing import TYPE_CHECKING, Any
 
 from upskill.cli.console import Console
+from upskill.clients import SELECTABLE_CLIENTS
 
 if TYPE_CHECKING:
     from upskill.lifecycle.engine import Outcome
@@ -22,8 +23,29 @@ if TYPE_CHECKING:
     from upskill.state.lockfile import Lockfile
 
 SCHEMA_VERSION = 1
-_CLIENTS = ("claude", "copilot", "vscode", "opencode")
 _QUIET_OPS = frozenset({"unchanged", "forget", "retain"})
+
+
+def per_client(
+    outcome: Outcome, lock: Lockfile | None, bundles: Collection[str]
+) -> dict[str, dict[str, Any]]:
+    """Per selectable client (canonical order), what a run's items and its bundles' MCP
+    servers and plugins did there: `{items, mcp: [{name, status}], plugins: [...]}`.
+    `lock` as saved after the hooks; None when they did not run (a dry run)."""
+    clients: dict[str, dict[str, Any]] = {}
+
+    def entry(client: str) -> dict[str, Any]:
+        return clients.setdefault(client, {"items": 0, "mcp": [], "plugins": []})
+
+    for item in outcome.items:
+        for client in item.clients or SELECTABLE_CLIENTS:
+            entry(client)["items"] += 1
+    if lock is not None:
+        for key, entries in (("mcp", lock.mcps), ("plugins", lock.plugins)):
+            for e in entries:
+                if e.bundle in bundles:
+                    entry(e.client)[key].append({"name": e.name, "status": e.status})
+    return {c: clients[c] for c in SELECTABLE_CLIENTS if c in clients}
 
 
 def run_document(
@@ -37,17 +59,6 @@ def run_document(
     messages: Iterable[str] = (),
 ) -> dict[str, Any]:
     """`lock`: the lockfile as saved after the hooks (None for a dry run, which runs none)."""
-    clients: dict[str, dict[str, Any]] = {}
-    for item in outcome.items:
-        for client in item.clients or _CLIENTS:
-            entry = clients.setdefault(client, {"items": 0, "mcp": [], "plugins": []})
-            entry["items"] += 1
-    if lock is not None:
-        for key, entries in (("mcp", lock.mcps), ("plugins", lock.plugins)):
-            for e in entries:
-                if e.bundle in bundles:
-                    entry = clients.setdefault(e.client, {"items": 0, "mcp": [], "plugins": []})
-                    entry[key].append({"name": e.name, "status": e.status})
     return {
         "schema": SCHEMA_VERSION,
         "command": command,
@@ -63,7 +74,7 @@ def run_document(
             for a in outcome.plan.actions
             if a.op.value not in _QUIET_OPS
         ],
-        "clients": {c: clients[c] for c in _CLIENTS if c in clients},
+        "clients": per_client(outcome, lock, bundles),
         "warnings": list(outcome.warnings),
         "messages": list(messages),
     }

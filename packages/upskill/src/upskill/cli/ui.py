@@ -79,31 +79,24 @@ def report_dry_run(console: Console, outcome: Outcome) -> int:
     return 0
 
 
-_CLIENT_ORDER = ("claude", "copilot", "vscode", "opencode")
 _PART_WORDS = {"installed": "", "skipped": " skipped", "instructions": " to install by hand"}
 
 
 def client_lines(outcome: Outcome, lock: Lockfile, bundles: Collection[str]) -> list[str]:
     """Per client, what this run's items and its bundles' MCP servers and plugins actually
-    did there; empty when the run configured no MCP server or plugin (the headline says it
-    all then)."""
-    parts: dict[str, list[str]] = {}
-    for kind, entries in (("MCP", lock.mcps), ("plugin", lock.plugins)):
-        for entry in entries:
-            if entry.bundle in bundles:
-                word = _PART_WORDS.get(entry.status, f" {entry.status}")
-                parts.setdefault(entry.client, []).append(f"{kind} {entry.name}{word}")
-    if not parts:
+    did there (`runjson.per_client`); empty when the run configured no MCP server or
+    plugin (the headline says it all then)."""
+    from upskill.cli.runjson import per_client
+
+    clients = per_client(outcome, lock, bundles)
+    if not any(c["mcp"] or c["plugins"] for c in clients.values()):
         return []
-    counts = dict.fromkeys(_CLIENT_ORDER, 0)
-    for item in outcome.items:
-        for client in item.clients or _CLIENT_ORDER:
-            counts[client] = counts.get(client, 0) + 1
     lines = []
-    for client in _CLIENT_ORDER:
-        done = ([plural(counts[client], "item")] if counts[client] else []) + parts.get(client, [])
-        if done:
-            lines.append(f"  {client}: {', '.join(done)}")
+    for client, done in clients.items():
+        parts = [plural(done["items"], "item")] if done["items"] else []
+        for label, key in (("MCP", "mcp"), ("plugin", "plugins")):
+            parts += [f"{label} {p['name']}{_PART_WORDS[p['status']]}" for p in done[key]]
+        lines.append(f"  {client}: {', '.join(parts)}")
     return lines
 
 
