@@ -11,17 +11,9 @@ import os
 from pathlib import Path
 
 import pytest
+from hostile_state import NO_CLIENT_CLIS as BIN
+from hostile_state import SERVER_BUNDLE as BUNDLE
 
-BIN = {"PATH": "/usr/bin:/bin"}  # no client CLI: MCP servers go to config files
-BUNDLE = """schema: 1
-name: b
-description: A rule and a server
-items:
-  rules: [style]
-mcps:
-  db:
-    local: { command: team-db }
-"""
 SECRET = "SECRET-TOKEN-0123"
 
 
@@ -111,6 +103,16 @@ def test_a_hostile_lockfile_is_one_error(cli, project, text, problem, argv) -> N
     assert problem in out.stderr and "Traceback" not in out.stderr
 
 
+def _assert_reported(out, line: str, level: str) -> None:  # type: ignore[no-untyped-def]
+    """An `error` stops the run with exactly that line last; a `warning` lets it finish."""
+    if level == "error":
+        assert out.returncode == 1
+        assert out.stderr.endswith(f"upskill: error: {line}\n")
+    else:
+        assert out.returncode == 0
+        assert f"{line}\n" in out.stderr
+
+
 FIFOS = {
     "opencode.json": (("--opencode",), "error"),
     ".vscode/settings.json": (("--vscode",), "error"),
@@ -127,12 +129,7 @@ def test_a_fifo_in_place_of_a_file_never_blocks(cli, project, reg, rel) -> None:
     (project / rel).parent.mkdir(parents=True, exist_ok=True)
     os.mkfifo(project / rel)
     out = cli.run("add", str(reg), "b", *flags, cwd=project, extra=BIN)
-    if level == "error":
-        assert out.returncode == 1
-        assert out.stderr.endswith(f"upskill: error: {project / rel}: is not a regular file\n")
-    else:
-        assert out.returncode == 0
-        assert f"{project / rel}: is not a regular file\n" in out.stderr
+    _assert_reported(out, f"{project / rel}: is not a regular file", level)
 
 
 SECRET_LINKS = {
@@ -157,12 +154,7 @@ def test_a_project_file_linked_to_a_secret_is_never_read(cli, project, reg, rel)
     line = (
         f"{project / rel}: resolves outside {project} (a symlink); refusing to read or replace it"
     )
-    if level == "error":
-        assert out.returncode == 1
-        assert out.stderr.endswith(f"upskill: error: {line}\n")
-    else:
-        assert out.returncode == 0
-        assert f"{line}\n" in out.stderr
+    _assert_reported(out, line, level)
     assert SECRET not in out.stdout + out.stderr
     assert secret.read_bytes() == before
     for path in project.rglob("*"):

@@ -6,17 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-
-BIN = {"PATH": "/usr/bin:/bin"}
-BUNDLE = """schema: 1
-name: b
-description: A rule and a server
-items:
-  rules: [style]
-mcps:
-  db:
-    local: { command: team-db }
-"""
+from hostile_state import NO_CLIENT_CLIS as BIN
+from hostile_state import SERVER_BUNDLE as BUNDLE
 
 VALUES = {
     "bad-date": ("x-when: 2024-02-30", "invalid YAML value: day is out of range for month"),

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from upskill_testing import git
+from upskill_testing import git, init_published
 
 
 @dataclass
@@ -88,11 +88,8 @@ def git_base(tmp_path: Path) -> Path:
 def make_git_registry(tmp_path: Path, git_base: Path) -> Any:
     def make(owner_repo: str) -> GitRegistry:
         bare = git_base / f"{owner_repo}.git"
-        bare.mkdir(parents=True)
-        git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
         work = tmp_path / "work" / owner_repo
-        work.mkdir(parents=True)
-        git(work, "init", "-q", "-b", "main")
+        init_published(bare, work)
         return GitRegistry(work, bare)
 
     return make

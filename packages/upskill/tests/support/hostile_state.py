@@ -15,6 +15,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 SECRET = b"-----BEGIN OPENSSH PRIVATE KEY-----\nnot really\n"
+# No client CLI on PATH: MCP servers go to the clients' config files.
+NO_CLIENT_CLIS = {"PATH": "/usr/bin:/bin"}
+# A bundle with a rule and one MCP server, installed as `b` from a registry's skills/.
+SERVER_BUNDLE = """schema: 1
+name: b
+description: A rule and a server
+items:
+  rules: [style]
+mcps:
+  db:
+    local: { command: team-db }
+"""
 HOOK = b"#!/bin/sh\necho pwned > /tmp/upskill-pwned\n"
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from upskill_testing import GIT_ENV, git
+from upskill_testing import GIT_ENV, git, init_published
 
 UPSKILL = str(Path(sys.executable).parent / "upskill")
 
@@ -86,11 +86,8 @@ class GitSource:
 def make_git_source(tmp_path: Path):  # type: ignore[no-untyped-def]
     def make(owner_repo: str = "acme/skills") -> GitSource:
         bare = tmp_path / "github" / f"{owner_repo}.git"
-        bare.parent.mkdir(parents=True, exist_ok=True)
-        git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
         work = tmp_path / "work" / owner_repo
-        work.mkdir(parents=True)
-        git(work, "init", "-q", "-b", "main")
+        init_published(bare, work)
         git(work, "remote", "add", "origin", str(bare))
         return GitSource(work, bare)
 

@@ -41,3 +41,12 @@ def git(cwd: Path, *args: str) -> str:
         ["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True
     )
     return out.stdout.strip()
+
+
+def init_published(bare: Path, work: Path) -> None:
+    """An empty bare repository (branch main) and a working repository to publish to it:
+    a git source the tests serve over file://."""
+    bare.parent.mkdir(parents=True, exist_ok=True)
+    git(bare.parent, "init", "-q", "--bare", "-b", "main", str(bare))
+    work.mkdir(parents=True)
+    git(work, "init", "-q", "-b", "main")
