@@ -8,8 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from upskill.clients import FAMILIES
 from upskill.errors import FormatError
 from upskill.format import process_directives, validate_directives
+
+FAMILIES_TEXT = ", ".join(FAMILIES)
 
 PATH = Path("SKILL.md")
 FAMILIES = ("claude", "copilot", "codex", "opencode")
@@ -101,11 +104,10 @@ def test_nesting_is_reported(
 
 
 def test_stray_close_and_unknown_client_are_all_reported_with_lines() -> None:
-    body = "a\n<!-- @endclient -->\n<!-- @client:cursor,claude -->\nb\n<!-- @endclient -->\n"
+    body = "a\n<!-- @endclient -->\n<!-- @client:acme,claude -->\nb\n<!-- @endclient -->\n"
     assert [str(e) for e in validate_directives(body, PATH, first_line=10)] == [
         "SKILL.md:11: '<!-- @endclient -->' without an open directive",
-        "SKILL.md:12: unknown client 'cursor' in directive "
-        "(known: claude, copilot, codex, opencode)",
+        f"SKILL.md:12: unknown client 'acme' in directive (known: {FAMILIES_TEXT})",
     ]
 
 

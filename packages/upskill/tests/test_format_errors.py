@@ -8,8 +8,12 @@ from pathlib import Path
 import pytest
 from upskill_testing import write_tree as write
 
+from upskill.clients import FAMILIES, PLUGIN_CLIENTS
 from upskill.errors import FormatError, UpskillError
 from upskill.format import discover, load_bundle, load_item_dir
+
+FAMILIES_TEXT = ", ".join(FAMILIES)
+PLUGINS_TEXT = ", ".join(PLUGIN_CLIENTS)
 
 GOOD_RULE = "---\ndescription: Use when testing\n---\n\n## Body\n"
 
@@ -114,9 +118,8 @@ ITEM_CASES = {
         "AGENT.md:3: name 'Bad' must be lowercase",
     ),
     "unknown-audience": (
-        {"RULE.md": "---\ndescription: x\naudience: [cursor]\n---\n"},
-        "RULE.md:3: unknown client 'cursor' in 'audience' "
-        "(known: claude, copilot, codex, opencode)",
+        {"RULE.md": "---\ndescription: x\naudience: [acme]\n---\n"},
+        f"RULE.md:3: unknown client 'acme' in 'audience' (known: {FAMILIES_TEXT})",
     ),
     "empty-audience": (
         {"RULE.md": "---\ndescription: x\naudience: []\n---\n"},
@@ -151,11 +154,8 @@ ITEM_CASES = {
         "RULE.md:3: 'ignore' must be a list of strings, got a string",
     ),
     "unknown-directive-client": (
-        {
-            "RULE.md": "---\ndescription: x\n---\n\n"
-            "<!-- @client:cursor -->\nx\n<!-- @endclient -->\n"
-        },
-        "RULE.md:5: unknown client 'cursor' in directive (known: claude, copilot, codex, opencode)",
+        {"RULE.md": "---\ndescription: x\n---\n\n<!-- @client:acme -->\nx\n<!-- @endclient -->\n"},
+        f"RULE.md:5: unknown client 'acme' in directive (known: {FAMILIES_TEXT})",
     ),
     "unclosed-directive": (
         {"RULE.md": "---\ndescription: x\n---\n\nok\n<!-- @client:claude -->\nx\n"},
@@ -296,9 +296,8 @@ BUNDLE_CASES = {
         "b.bundle.yaml:4: 'mcps.m.local.env.A' must be a string",
     ),
     "plugin-unknown-client": (
-        "schema: 1\nname: b\ndescription: x\nplugins:\n  p:\n    cursor: {module: m}\n",
-        "b.bundle.yaml:4: 'plugins.p' has unknown client 'cursor' "
-        "(known: claude, copilot, vscode, opencode)",
+        "schema: 1\nname: b\ndescription: x\nplugins:\n  p:\n    acme: {module: m}\n",
+        f"b.bundle.yaml:4: 'plugins.p' has unknown client 'acme' (known: {PLUGINS_TEXT})",
     ),
     "plugin-unknown-key": (
         "schema: 1\nname: b\ndescription: x\nplugins:\n  p:\n    vscode: {extension: e, foo: b}\n",

@@ -8,10 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from upskill.clients import render_target, render_targets
+from upskill.clients import SELECTABLE_CLIENTS, render_target, render_targets
 from upskill.errors import RenderError, UsageError
 from upskill.format import Kind, load_item_dir
 from upskill.render import output_path, render_item
+
+SELECTABLE = ", ".join(SELECTABLE_CLIENTS)
 
 
 def make(tmp_path: Path, entry: str = "AGENT.md", audience: str = "") -> Path:
@@ -40,11 +42,9 @@ def test_vscode_is_copilots_tree(tmp_path: Path) -> None:
 def test_unknown_client_is_a_usage_error(tmp_path: Path) -> None:
     (agent,) = load_item_dir(make(tmp_path))
     with pytest.raises(UsageError) as excinfo:
-        render_item(agent, "cursor")
+        render_item(agent, "acme")
     assert excinfo.value.exit_code == 2
-    assert str(excinfo.value) == (
-        "unknown client 'cursor' (expected one of: claude, copilot, vscode, opencode)"
-    )
+    assert str(excinfo.value) == (f"unknown client 'acme' (expected one of: {SELECTABLE})")
 
 
 def test_invalid_alias_is_rejected(tmp_path: Path) -> None:

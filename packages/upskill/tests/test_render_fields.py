@@ -217,10 +217,13 @@ def test_agent_tools_mapping_and_warnings(tmp_path: Path) -> None:
 def test_agent_tool_without_client_equivalent_is_dropped_with_a_warning(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from upskill.render import tables
+    import dataclasses
 
-    narrower = {k: v for k, v in tables.TOOL_NAMES["copilot"].items() if k not in ("grep", "glob")}
-    monkeypatch.setitem(tables.TOOL_NAMES, "copilot", narrower)
+    from upskill.clients import registry
+
+    copilot = registry.BY_ID["copilot"]
+    narrower = {k: v for k, v in copilot.tools.items() if k not in ("grep", "glob")}
+    monkeypatch.setitem(registry.BY_ID, "copilot", dataclasses.replace(copilot, tools=narrower))
     out = render(tmp_path, "agent", BASE + "tools: [read, grep, glob, bash]\n")
     assert out["copilot"][0]["tools"] == ["read", "execute"]
     entry = tmp_path / "thing" / "AGENT.md"

@@ -56,7 +56,7 @@ def test_example_registry_is_fmt_canonical(example_registry, upskill):
 
 
 def test_example_registry_loads_and_renders_for_every_client(example_registry):
-    from upskill.clients import RENDER_TARGETS
+    from upskill.clients import RENDER_TARGETS, get
     from upskill.format import discover
     from upskill.render import render_item
 
@@ -68,7 +68,13 @@ def test_example_registry_loads_and_renders_for_every_client(example_registry):
     for item in catalog.items:
         for client in RENDER_TARGETS:
             rendering = render_item(item, client)
-            assert rendering.files, (item.name, client)
+            native = item.kind.value in get(client).kinds
+            assert bool(rendering.files) is native, (item.name, client)
+            if not native:  # never silent: the rendering says what was not delivered
+                assert rendering.warnings == (
+                    f"{item.entrypoint}: {client} has no place for {item.kind.plural}; "
+                    "not delivered",
+                )
     bundles = {b.name: b for b in catalog.bundles}
     assert set(bundles) == {"acme-baseline", "acme-review"}
     review = bundles["acme-review"]

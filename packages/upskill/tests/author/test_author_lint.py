@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import json
 
+from upskill.clients import FAMILIES
+
+FAMILIES_TEXT = ", ".join(FAMILIES)
+
 GOOD_SKILL = "---\nschema: 1\nname: good\ndescription: Use when testing\n---\n\n## Good\n\nText.\n"
 
 
@@ -60,7 +64,7 @@ def test_every_rule_id_with_exact_output(work, upskill, writer):
         "but got '<stream end>'",
         "error: broken/AGENT.md:9 [directive] unclosed directive (missing '<!-- @endclient -->')",
         "error: broken/AGENT.md:9 [directive] unknown client 'x' in directive "
-        "(known: claude, copilot, codex, opencode)",
+        f"(known: {FAMILIES_TEXT})",
         "error: collide.bundle.yaml [name-collision] bundle name 'collide' is also an item "
         "directory name; rename one so that a name given to `upskill add` is unambiguous",
         "warning: links/SKILL.md:9 [link] link '../collide/RULE.md' leaves the item directory",

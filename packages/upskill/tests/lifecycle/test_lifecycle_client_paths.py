@@ -143,10 +143,11 @@ def test_updaters_per_scope():
 
 
 def test_no_home_output_escapes_the_confined_trees():
+    from upskill.clients import CLIENTS
     from upskill.lifecycle.confine import refusal
-    from upskill.render.tables import HOME_LAYOUTS
 
-    for layout in HOME_LAYOUTS.values():
-        assert refusal(layout.entrypoint("x")) is None
+    for client in CLIENTS:
+        for where in client.kinds.values():
+            assert refusal(where.at(home=True).entrypoint("x")) is None
     assert refusal(".config/opencode/opencode.json") is None
     assert refusal(".copilot/mcp-config.json") is not None

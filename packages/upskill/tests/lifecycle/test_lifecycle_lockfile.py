@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from upskill.clients import SELECTABLE_CLIENTS
 from upskill.state.lockfile import (
     ItemRecord,
     Lockfile,
@@ -21,6 +22,8 @@ from upskill.state.lockfile import (
     serialise_lockfile,
 )
 from upskill.state.records import McpEntry, PluginEntry
+
+SELECTABLE = ", ".join(SELECTABLE_CLIENTS)
 
 UPSTREAM = {
     "schema": 1,
@@ -153,8 +156,8 @@ _PLUGIN = {"name": "sp", "client": "vscode", "identifier": "a.sp", "bundle": "b"
     ("data", "message"),
     [
         (_with("mcps", _MCP, "drawio"), "`mcps[1]` must be an object"),
-        (_with("mcps", {**_MCP, "client": "cursor"}), "`mcps[0]` (drawio): field `client` is "
-         "'cursor', not one of claude, copilot, vscode, opencode"),
+        (_with("mcps", {**_MCP, "client": "acme"}), "`mcps[0]` (drawio): field `client` is "
+         f"'acme', not one of {SELECTABLE}"),
         (_with("mcps", {k: v for k, v in _MCP.items() if k != "client"}),
          "`mcps[0]` (drawio): field `client` is required"),
         (_with("mcps", {**_MCP, "name": ""}), "`mcps[0]`: field `name` is required"),
@@ -209,13 +212,13 @@ def test_cli_malformed_lockfile_names_file_and_writes_nothing(command, cli, h, p
 @pytest.mark.parametrize("command", [["remove-mcp", "drawio"], ["doctor"], ["update"]])
 def test_cli_malformed_mcp_record_is_one_error_line_and_writes_nothing(command, cli, h, project):
     lock = project / ".upskill-lock.json"
-    lock.write_bytes(_with("mcps", {**_MCP, "client": "cursor"}))
+    lock.write_bytes(_with("mcps", {**_MCP, "client": "acme"}))
     before = h.snapshot(project)
     out = cli.run(*command, cwd=project)
     assert (out.returncode, out.stdout) == (1, "")
     assert out.stderr == (
         f"upskill: error: {lock}: malformed lockfile: `mcps[0]` (drawio): field `client` is "
-        "'cursor', not one of claude, copilot, vscode, opencode\n"
+        f"'acme', not one of {SELECTABLE}\n"
     )
     assert h.snapshot(project) == before
 

@@ -10,7 +10,7 @@ from typing import Any
 from upskill.clientconf.clientcli import SubprocessCli
 from upskill.clientconf.places import Places, Scope
 from upskill.mcp.configure import McpReport, configure_servers
-from upskill.mcp.model import McpRecord, McpServer, Status, Target, server_from_values
+from upskill.mcp.model import McpRecord, McpServer, Status, server_from_values
 from upskill.mcp.ownership import digest
 from upskill.mcp.reconcile import Check, reconcile
 from upskill.mcp.unregister import unregister
@@ -26,11 +26,11 @@ REMOTE = server_from_values(
     remote={"type": "http", "url": "https://mcp.draw.io/mcp",
             "headers": {"Authorization": "Bearer ${DRAWIO_TOKEN}"}},
 )  # fmt: skip
-ALL = (Target.CLAUDE, Target.COPILOT, Target.VSCODE, Target.OPENCODE)
+ALL = ("claude", "copilot", "vscode", "opencode")
 
 
 def run(
-    fakes: Any, places: Places, servers: tuple[McpServer, ...], targets: tuple[Target, ...],
+    fakes: Any, places: Places, servers: tuple[McpServer, ...], targets: tuple[str, ...],
     scope: Scope = Scope.PROJECT, after: McpReport | None = None,
 ) -> McpReport:  # fmt: skip
     """`after`: a previous run whose records the lockfile now holds."""
@@ -59,7 +59,7 @@ def test_cli_first_for_claude_and_copilot_project(
     fake_clients: Callable[..., Any], places: Places
 ) -> None:
     fakes = fake_clients()
-    report = run(fakes, places, (LOCAL, REMOTE), (Target.CLAUDE, Target.COPILOT))
+    report = run(fakes, places, (LOCAL, REMOTE), ("claude", "copilot"))
     # `copilot mcp add` writes the user's config only: at project scope Copilot gets the
     # `.mcp.json` it reads (issue 14, 2), never the CLI
     assert fakes.argvs() == [
@@ -71,11 +71,11 @@ def test_cli_first_for_claude_and_copilot_project(
     assert all(c["cwd"] == str(places.root) for c in fakes.calls())
     entries = read_json(places.root / ".mcp.json")["mcpServers"]
     assert report.records == (
-        McpRecord("my-tool", Target.CLAUDE, Scope.PROJECT, "b", Status.INSTALLED),
-        McpRecord("my-tool", Target.COPILOT, Scope.PROJECT, "b", Status.INSTALLED,
+        McpRecord("my-tool", "claude", Scope.PROJECT, "b", Status.INSTALLED),
+        McpRecord("my-tool", "copilot", Scope.PROJECT, "b", Status.INSTALLED,
                   digest(entries["my-tool"])),
-        McpRecord("drawio", Target.CLAUDE, Scope.PROJECT, "b", Status.INSTALLED),
-        McpRecord("drawio", Target.COPILOT, Scope.PROJECT, "b", Status.INSTALLED,
+        McpRecord("drawio", "claude", Scope.PROJECT, "b", Status.INSTALLED),
+        McpRecord("drawio", "copilot", Scope.PROJECT, "b", Status.INSTALLED,
                   digest(entries["drawio"])),
     )  # fmt: skip
     assert report.warnings == (
@@ -142,7 +142,7 @@ def test_vscode_user_scope_uses_code_add_mcp(
     fake_clients: Callable[..., Any], places: Places
 ) -> None:
     fakes = fake_clients()
-    run(fakes, places, (LOCAL,), (Target.VSCODE,), scope=Scope.USER)
+    run(fakes, places, (LOCAL,), ("vscode",), scope=Scope.USER)
     assert fakes.argvs() == [[
         "code", "--add-mcp",
         '{"name":"my-tool","type":"stdio","command":"npx","args":["-y","my-tool-mcp"],'
@@ -168,7 +168,7 @@ def test_jsonc_merge_keeps_comments_and_unrelated_keys(
     (places.root / ".vscode").mkdir()
     config = places.root / ".vscode/mcp.json"
     config.write_text(JSONC)
-    first = run(fakes, places, (REMOTE,), (Target.VSCODE,))
+    first = run(fakes, places, (REMOTE,), ("vscode",))
     assert (
         config.read_text()
         == """{
@@ -190,7 +190,7 @@ def test_jsonc_merge_keeps_comments_and_unrelated_keys(
     )
     before = config.read_bytes()
     mtime = config.stat().st_mtime_ns
-    run(fakes, places, (REMOTE,), (Target.VSCODE,))
+    run(fakes, places, (REMOTE,), ("vscode",))
     assert config.read_bytes() == before and config.stat().st_mtime_ns == mtime
     # the record carries the digest of the entry as written: only that entry is removed
     assert first.records[0].sha256 == digest(read_jsonc_member(config, "servers", "drawio"))
@@ -202,9 +202,9 @@ def test_idempotent_cli_rerun_overwrites_safely(
     fake_clients: Callable[..., Any], places: Places
 ) -> None:
     fakes = fake_clients(present=("claude",))
-    first = run(fakes, places, (LOCAL,), (Target.CLAUDE,))
+    first = run(fakes, places, (LOCAL,), ("claude",))
     fakes.clear_log()
-    second = run(fakes, places, (LOCAL,), (Target.CLAUDE,), after=first)
+    second = run(fakes, places, (LOCAL,), ("claude",), after=first)
     assert first.records == second.records
     add = ["claude", "mcp", "add", "my-tool", "--scope", "project", "-e", "API_KEY=${MY_KEY}",
            "--", "npx", "-y", "my-tool-mcp"]  # fmt: skip
@@ -217,10 +217,10 @@ def test_one_failure_never_stops_the_rest(fake_clients: Callable[..., Any], plac
     (places.root / "opencode.json").write_text("{ not json")
     report = run(fakes, places, (REMOTE,), ALL)
     assert [(r.client, r.status) for r in report.records] == [
-        (Target.CLAUDE, Status.SKIPPED),
-        (Target.COPILOT, Status.INSTALLED),  # project scope: `.mcp.json`, no CLI
-        (Target.VSCODE, Status.INSTALLED),
-        (Target.OPENCODE, Status.SKIPPED),
+        ("claude", Status.SKIPPED),
+        ("copilot", Status.INSTALLED),  # project scope: `.mcp.json`, no CLI
+        ("vscode", Status.INSTALLED),
+        ("opencode", Status.SKIPPED),
     ]
     assert report.warnings[0] == (
         "mcp drawio: `claude mcp add` failed: fake claude: simulated failure"
@@ -240,7 +240,7 @@ def test_opencode_jsonc_alternative_is_edited_in_place(
     (places.root / "opencode.jsonc").write_text(
         '{\n  "$schema": "https://opencode.ai/config.json"\n}\n'
     )
-    run(fakes, places, (LOCAL,), (Target.OPENCODE,))
+    run(fakes, places, (LOCAL,), ("opencode",))
     assert not (places.root / "opencode.json").exists()
     assert read_json(places.root / "opencode.jsonc")["mcp"]["my-tool"]["type"] == "local"
 
@@ -263,15 +263,15 @@ def test_unregister_cli_then_file(fake_clients: Callable[..., Any], places: Plac
 
 def test_reconcile_statuses(fake_clients: Callable[..., Any], places: Places) -> None:
     fakes = fake_clients(present=("claude",))
-    report = run(fakes, places, (LOCAL, REMOTE), (Target.CLAUDE, Target.VSCODE), Scope.PROJECT)
+    report = run(fakes, places, (LOCAL, REMOTE), ("claude", "vscode"), Scope.PROJECT)
     cli = SubprocessCli(fakes.env)
     fakes.clear_log()
     checks = reconcile(report.records, places=places, cli=cli)
     assert [(c.record.name, c.record.client, c.status) for c in checks] == [
-        ("my-tool", Target.CLAUDE, Check.OK),
-        ("my-tool", Target.VSCODE, Check.OK),
-        ("drawio", Target.CLAUDE, Check.OK),
-        ("drawio", Target.VSCODE, Check.OK),
+        ("my-tool", "claude", Check.OK),
+        ("my-tool", "vscode", Check.OK),
+        ("drawio", "claude", Check.OK),
+        ("drawio", "vscode", Check.OK),
     ]
     assert fakes.argvs() == [["claude", "mcp", "list"]]
     # Out-of-band removal is drift.
@@ -300,7 +300,7 @@ def test_reconcile_statuses(fake_clients: Callable[..., Any], places: Places) ->
     checks = reconcile(report.records, places=places, cli=SubprocessCli(fakes.env))
     # without the claude CLI its config file is checked (the fakes keep no file)
     assert [c.status for c in checks] == [Check.CONFIG_MISSING] * 4
-    skipped = McpRecord("x", Target.COPILOT, Scope.PROJECT, "b", Status.SKIPPED)
+    skipped = McpRecord("x", "copilot", Scope.PROJECT, "b", Status.SKIPPED)
     assert reconcile((skipped,), places=places, cli=cli)[0].to_json() == {
         "name": "x", "client": "copilot", "bundle": "b", "status": "skipped",
     }  # fmt: skip
@@ -325,10 +325,10 @@ def test_unwritable_config_location_is_a_skip(
 ) -> None:
     fakes = fake_clients(present=())
     (places.root / ".vscode").write_text("a file where a directory should be")
-    report = run(fakes, places, (REMOTE,), (Target.VSCODE, Target.OPENCODE))
+    report = run(fakes, places, (REMOTE,), ("vscode", "opencode"))
     assert [(r.client, r.status) for r in report.records] == [
-        (Target.VSCODE, Status.SKIPPED),
-        (Target.OPENCODE, Status.INSTALLED),
+        ("vscode", Status.SKIPPED),
+        ("opencode", Status.INSTALLED),
     ]
     assert report.warnings == (
         f"mcp drawio: not configured for vscode: {places.root / '.vscode/mcp.json'}: "
@@ -347,7 +347,7 @@ def test_values_from_records_are_checked_on_the_remove_side_too(
 
     fakes = fake_clients(present=("claude",))
     cli = SubprocessCli(fakes.env)
-    bad = McpRecord("--scope", Target.CLAUDE, Scope.USER, "b", Status.INSTALLED)
+    bad = McpRecord("--scope", "claude", Scope.USER, "b", Status.INSTALLED)
     result = unregister([bad], places=places, cli=cli)
     assert result.warnings == (
         "mcp --scope: claude: not removed: invalid server name '--scope' "

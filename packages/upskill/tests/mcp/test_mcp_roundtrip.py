@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from upskill.clientconf.clientcli import CliResult
 from upskill.clientconf.places import Places, Scope
 from upskill.mcp.configure import configure_servers
-from upskill.mcp.model import Status, Target, server_from_values
+from upskill.mcp.model import Status, server_from_values
 from upskill.mcp.shapes import config_location
 from upskill.mcp.unregister import unregister
 
@@ -38,7 +38,7 @@ SERVER = server_from_values(
 
 @settings(max_examples=60, deadline=None)
 @given(
-    st.sampled_from([Target.CLAUDE, Target.VSCODE, Target.OPENCODE]),
+    st.sampled_from(["claude", "vscode", "opencode"]),
     st.sampled_from([Scope.PROJECT, Scope.USER]),
     st.dictionaries(keys, values, max_size=4),
     st.dictionaries(keys.filter(lambda k: k != "drawio"), values, max_size=3),
@@ -46,7 +46,7 @@ SERVER = server_from_values(
     st.booleans(),
 )
 def test_configure_then_remove_restores_bytes(
-    target: Target,
+    target: str,
     scope: Scope,
     other: dict[str, object],
     servers: dict[str, object],
@@ -69,7 +69,7 @@ def test_configure_then_remove_restores_bytes(
             [SERVER], [target], scope=scope, bundle="b", places=places, cli=NoClients(), env={}
         )
         assert [r.status for r in report.records] == [Status.INSTALLED]
-        ref = "{env:TOKEN}" if target is Target.OPENCODE else "${TOKEN}"
+        ref = "{env:TOKEN}" if target == "opencode" else "${TOKEN}"
         assert ref in location.path.read_text()  # kept as a reference, never expanded
         again = configure_servers(
             [SERVER], [target], scope=scope, bundle="b", places=places, cli=NoClients(), env={}

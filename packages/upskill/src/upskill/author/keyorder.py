@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from upskill.clients import PASSTHROUGH_BLOCKS
 from upskill.format.bundles import BUNDLE_KEYS
 
 _ITEM_HEAD = ("schema", "name", "description", "audience", "license")
-_ITEM_TAIL = ("metadata", "requires", "ignore", "claude", "copilot", "opencode")
+_ITEM_TAIL = ("metadata", "requires", "ignore", *PASSTHROUGH_BLOCKS)
 
 CANONICAL_ORDER: dict[str, tuple[str, ...]] = {
     "rule": (*_ITEM_HEAD, "scope", *_ITEM_TAIL),

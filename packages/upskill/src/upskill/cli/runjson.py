@@ -15,7 +15,7 @@ from collections.abc import Collection, Iterable
 from typing import TYPE_CHECKING, Any
 
 from upskill.cli.console import Console
-from upskill.clients import SELECTABLE_CLIENTS
+from upskill.clients import BASELINE_CLIENTS, SELECTABLE_CLIENTS
 
 if TYPE_CHECKING:
     from upskill.lifecycle.engine import Outcome
@@ -38,7 +38,7 @@ def per_client(
         return clients.setdefault(client, {"items": 0, "mcp": [], "plugins": []})
 
     for item in outcome.items:
-        for client in item.clients or SELECTABLE_CLIENTS:
+        for client in item.clients or BASELINE_CLIENTS:
             entry(client)["items"] += 1
     if lock is not None:
         for key, entries in (("mcp", lock.mcps), ("plugins", lock.plugins)):

@@ -1,4 +1,4 @@
-"""Read and merge client JSON/JSONC config files, atomically and minimally.
+"""Read and merge client JSON/JSONC (and TOML) config files, atomically and minimally.
 
 A config file belongs to the user and the client: upskill edits only the one
 member it owns (through `jsonc`), never creates a file just to leave it empty,
@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from upskill import fsio, jsonc
+from upskill.clientconf import tomlconfig
 from upskill.clientconf.places import ConfigLocation
 from upskill.errors import UpskillError
 
@@ -62,10 +63,29 @@ def _edit(path: Path, text: str, edit: object, *args: object) -> str:
         raise ConfigFileError(exc.message, path=path, line=exc.line) from None
 
 
+def _toml(path: Path) -> bool:
+    return path.suffix == ".toml"
+
+
+def _parse(path: Path, text: str) -> object:
+    if _toml(path):
+        return tomlconfig.loads(text, path)
+    try:
+        return jsonc.loads(text)
+    except jsonc.JsoncError as exc:
+        raise ConfigFileError(exc.message, path=path, line=exc.line) from None
+
+
 def upsert(location: ConfigLocation, name: str, entry: dict[str, object]) -> bool:
     """Set `<root key>.<name>` to entry; True when the file changed."""
     path = _existing(location)
     old = read_text(path, location.within)
+    if _toml(path):
+        new = tomlconfig.set_table(old or "", path, location.root_key, name, entry)
+        if new == old:
+            return False
+        write_text_atomic(path, new)
+        return True
     if old is None or not old.strip():
         text = json.dumps({location.root_key: {name: entry}}, indent=2, ensure_ascii=False)
         write_text_atomic(path, text + "\n")
@@ -83,7 +103,10 @@ def delete(location: ConfigLocation, name: str) -> bool:
     old = read_text(path, location.within)
     if old is None or not old.strip():
         return False
-    new = _edit(path, old, jsonc.delete_member, (location.root_key, name))
+    if _toml(path):
+        new = tomlconfig.delete_table(old, path, location.root_key, name)
+    else:
+        new = _edit(path, old, jsonc.delete_member, (location.root_key, name))
     if new == old:
         return False
     write_text_atomic(path, new)
@@ -150,10 +173,7 @@ def member(location: ConfigLocation, name: str) -> object:
     text = read_text(path, location.within)
     if text is None or not text.strip():
         return ABSENT
-    try:
-        data = jsonc.loads(text)
-    except jsonc.JsoncError as exc:
-        raise ConfigFileError(exc.message, path=path, line=exc.line) from None
+    data = _parse(path, text)
     servers = data.get(location.root_key) if isinstance(data, dict) else None
     if not isinstance(servers, dict) or name not in servers:
         return ABSENT
@@ -166,9 +186,6 @@ def lookup(location: ConfigLocation, name: str) -> Lookup:
     text = read_text(path, location.within)
     if text is None:
         return Lookup(present_file=False, registered=False)
-    try:
-        data = jsonc.loads(text) if text.strip() else {}
-    except jsonc.JsoncError as exc:
-        raise ConfigFileError(exc.message, path=path, line=exc.line) from None
+    data = _parse(path, text) if text.strip() else {}
     servers = data.get(location.root_key) if isinstance(data, dict) else None
     return Lookup(present_file=True, registered=isinstance(servers, dict) and name in servers)

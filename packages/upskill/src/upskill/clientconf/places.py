@@ -12,6 +12,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from upskill.clients import get
+from upskill.clients.base import Base, ConfigFile
 from upskill.world import World
 
 
@@ -58,12 +60,25 @@ class ConfigLocation:
     within: Path | None = None  # a project file: its real path must stay in the project
 
 
+def locate(file: ConfigFile, key: str, places: Places) -> ConfigLocation:
+    """Where a client's config file (`clients.base.ConfigFile`) is for this run."""
+    if file.base is Base.ROOT:
+        folder, within = places.root, places.root
+    elif file.base is Base.HOME:
+        folder, within = places.home, None
+    elif file.base is Base.APP_CONFIG and places.macos:
+        folder, within = places.home / "Library" / "Application Support", None
+    else:
+        folder, within = places.config_home, None
+    others = tuple(folder / p for p in file.alternatives)
+    return ConfigLocation(folder / file.path, key, others, within)
+
+
 def opencode_config(scope: Scope, places: Places, key: str) -> ConfigLocation:
     """opencode.json (or an existing opencode.jsonc): the project's, or the user's.
 
     MCP servers (`mcp`) and plugins (`plugin`) share this file.
     """
-    project = scope is Scope.PROJECT
-    folder = places.root if project else places.config_home / "opencode"
-    within = places.root if project else None
-    return ConfigLocation(folder / "opencode.json", key, (folder / "opencode.jsonc",), within)
+    route = get("opencode").mcp
+    assert route is not None and route.project is not None and route.user is not None
+    return locate(route.project if scope is Scope.PROJECT else route.user, key, places)

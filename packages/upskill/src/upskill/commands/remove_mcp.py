@@ -65,7 +65,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             "command": "remove-mcp",
             "scope": scope.kind.value,
             "name": args.name,
-            "clients": [r.client.value for r in typed],
+            "clients": [r.client for r in typed],
             "messages": list(report.notices),
             "warnings": list(report.warnings),
         }
@@ -75,6 +75,6 @@ def run(args: argparse.Namespace, console: Console) -> int:
         console.info(line)
     for line in report.warnings:
         console.warn(line)
-    clients = ", ".join(r.client.value for r in typed)
+    clients = ", ".join(r.client for r in typed)
     console.info(f"removed MCP server {args.name} ({clients})")
     return 0

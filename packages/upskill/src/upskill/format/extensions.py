@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from upskill.clients import PLUGIN_CLIENTS, get
+from upskill.clients.base import PluginStyle
 from upskill.format.fields import Fields
 from upskill.format.model import (
     McpLocal,
@@ -25,20 +27,26 @@ from upskill.format.model import (
     PluginModule,
 )
 
-PLUGIN_CLIENTS: tuple[str, ...] = ("claude", "copilot", "vscode", "opencode")
 MCP_REMOTE_TYPES: tuple[str, ...] = ("http", "sse")
 
-# client -> auto-install forms available to it: (required keys, optional keys, constructor)
-_AUTO_FORMS: dict[str, tuple[tuple[tuple[str, ...], tuple[str, ...], Any], ...]] = {
-    "claude": ((("source", "marketplace", "plugin"), ("install_url",), PluginMarketplace),),
-    "copilot": ((("source", "marketplace", "plugin"), ("install_url",), PluginMarketplace),),
-    "vscode": ((("extension",), ("install_url",), PluginExtension),),
-    "opencode": (
+# plugin style -> auto-install forms: (required keys, optional keys, constructor)
+_AUTO_FORMS: dict[PluginStyle, tuple[tuple[tuple[str, ...], tuple[str, ...], Any], ...]] = {
+    PluginStyle.MARKETPLACE: (
+        (("source", "marketplace", "plugin"), ("install_url",), PluginMarketplace),
+    ),
+    PluginStyle.EXTENSION: ((("extension",), ("install_url",), PluginExtension),),
+    PluginStyle.OPENCODE: (
         (("module",), ("install_url",), PluginModule),
         (("plugin_uri",), ("install_url",), PluginConfigWrite),
     ),
 }
 _INSTRUCTIONS = (("instructions_url",), ("summary",), PluginInstructions)
+
+
+def _plugin_style(client: str) -> PluginStyle:
+    route = get(client).plugins
+    assert route is not None  # parse_plugins admits PLUGIN_CLIENTS only
+    return route.style
 
 
 def _strings(fields: Fields, where: str, block: Mapping[str, Any]) -> dict[str, str]:
@@ -52,7 +60,8 @@ def _descriptor(
     fields: Fields, where: str, client: str, block: Mapping[str, Any]
 ) -> tuple[PluginDescriptor, str | None]:
     values = _strings(fields, where, block)
-    forms = (*_AUTO_FORMS[client], _INSTRUCTIONS)
+    style = _plugin_style(client)
+    forms = (*_AUTO_FORMS[style], _INSTRUCTIONS)
     allowed = {k for required, optional, _ in forms for k in (*required, *optional)}
     unknown = sorted(set(values) - allowed)
     if unknown:
@@ -69,7 +78,7 @@ def _descriptor(
             return descriptor, warning
     needs = " or ".join("+".join(required) for required, _, _ in forms)
     missing_hint = ""
-    if client in ("claude", "copilot") and "marketplace" not in values and "source" in values:
+    if style is PluginStyle.MARKETPLACE and "marketplace" not in values and "source" in values:
         missing_hint = (
             " ('marketplace' is the registered marketplace name, required besides 'source')"
         )

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from upskill.clients import FAMILIES, OVERRIDE_CLIENTS
+from upskill.clients import FAMILIES, OVERRIDE_CLIENTS, PASSTHROUGH_BLOCKS
 from upskill.errors import FormatError
 from upskill.format.directives import validate_directives
 from upskill.format.fields import Fields
@@ -21,7 +21,6 @@ from upskill.format.frontmatter import has_frontmatter, normalise_newlines, spli
 from upskill.format.model import (
     AGENT_MODES,
     KINDS,
-    PASSTHROUGH_BLOCKS,
     SUPPORTED_SCHEMA,
     Agent,
     Item,

@@ -35,7 +35,6 @@ KINDS: tuple[Kind, ...] = (Kind.RULE, Kind.SKILL, Kind.AGENT)
 ENTRYPOINTS: dict[str, Kind] = {k.entrypoint: k for k in KINDS}
 
 SUPPORTED_SCHEMA = 1
-PASSTHROUGH_BLOCKS: tuple[str, ...] = ("claude", "copilot", "opencode")
 AGENT_MODES: tuple[str, ...] = ("subagent", "primary", "all")
 
 

@@ -3,7 +3,7 @@
 A lockfile and a journal are data, and a cloned repository can carry a
 lockfile (docs/security.md). So a path read from one is never trusted as
 "ours": before any use it must name a file inside a client output tree
-(the directories `render.tables.LAYOUTS` and `HOME_LAYOUTS` render into) or one of the
+(the directories any client's layouts render into, `render.tables.output_trees`) or one of the
 ancillary files upskill maintains, and nothing under `.git`. Symlinked
 directories on the way are refused where the path is used
 (`fsops.ScopeDirs`), since that depends on the disk, not on the path.
@@ -22,7 +22,7 @@ from upskill.lifecycle.ancillary import (
     VSCODE_SETTINGS,
 )
 from upskill.lifecycle.fsops import safe_relative
-from upskill.render.tables import HOME_LAYOUTS, LAYOUTS
+from upskill.render.tables import output_trees
 from upskill.state.lockfile import Lockfile
 from upskill.state.records import McpEntry, PluginEntry
 
@@ -31,14 +31,7 @@ class UnconfinedPath(UpskillError):
     """A path read from a lockfile or journal is not one upskill may touch."""
 
 
-OUTPUT_TREES: tuple[str, ...] = tuple(
-    sorted(
-        {
-            layout.template.split("{n}", 1)[0]
-            for layout in (*LAYOUTS.values(), *HOME_LAYOUTS.values())
-        }
-    )
-)
+OUTPUT_TREES: tuple[str, ...] = output_trees()
 ANCILLARY_FILES: tuple[str, ...] = (CLAUDE_MD, OPENCODE_JSON, OPENCODE_USER_JSON, VSCODE_SETTINGS)
 
 

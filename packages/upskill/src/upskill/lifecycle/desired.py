@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from upskill.blobs import Payload, payload_digest, payload_size
-from upskill.clients import SELECTABLE_CLIENTS, family, render_target
+from upskill.clients import BASELINE_CLIENTS, family, get, render_target
 from upskill.errors import RenderError
 from upskill.lifecycle import catalog as cat
 from upskill.lifecycle.fsops import safe_relative
@@ -41,10 +41,33 @@ class Desired:
 
 
 def clients_for(item_audience: tuple[str, ...] | None, selection: Sequence[str]) -> tuple[str, ...]:
-    chosen = tuple(selection) or SELECTABLE_CLIENTS
+    chosen = tuple(selection) or BASELINE_CLIENTS
     if item_audience is None:
         return chosen
     return tuple(c for c in chosen if family(c) in item_audience)
+
+
+def _deliverable(
+    kind: str, clients: tuple[str, ...], missed: dict[tuple[str, str], int]
+) -> tuple[str, ...]:
+    """The clients with a native place for `kind`; the others are counted in `missed`."""
+    out = []
+    for client in clients:
+        if kind in get(client).kinds:
+            out.append(client)
+        else:
+            missed[(client, kind)] = missed.get((client, kind), 0) + 1
+    return tuple(out)
+
+
+def undelivered_lines(missed: Mapping[tuple[str, str], int]) -> list[str]:
+    """One line per client and kind that selected items could not reach: never silent."""
+    lines = []
+    for (client, kind), count in sorted(missed.items()):
+        what = kind if count == 1 else f"{kind}s"
+        name = get(client).name
+        lines.append(f"{client}: {count} {what} not delivered ({name} has no place for {kind}s)")
+    return lines
 
 
 def render_desired(
@@ -69,18 +92,24 @@ def render_desired(
     item_clients: dict[str, tuple[str, ...]] = {}
     skipped: list[str] = []
     warnings: list[str] = []
+    missed: dict[tuple[str, str], int] = {}
     for resolved in items:
         if reused is not None and resolved.key in reused:
-            item_clients[resolved.key] = clients_for(
-                cat.audience(resolved.item), selection_for(resolved)
+            item_clients[resolved.key] = _deliverable(
+                resolved.item.kind.value,
+                clients_for(cat.audience(resolved.item), selection_for(resolved)),
+                missed,
             )
             for kept in reused[resolved.key]:
                 _merge(files, kept)
             continue
-        clients = clients_for(cat.audience(resolved.item), selection_for(resolved))
-        if not clients:
+        admitted = clients_for(cat.audience(resolved.item), selection_for(resolved))
+        if not admitted:
             skipped.append(resolved.key)
             warnings.append(f"{resolved.key}: audience excludes every selected client; skipped")
+            continue
+        clients = _deliverable(resolved.item.kind.value, admitted, missed)
+        if not clients:
             continue
         item_clients[resolved.key] = clients
         targets: dict[str, list[str]] = {}
@@ -95,6 +124,7 @@ def render_desired(
                     raise RenderError(f"renderer produced an unsafe output path {out.path!r}")
                 owners = tuple(Owner(resolved.key, c) for c in owners_of)
                 _merge(files, DesiredFile.of(out.path, out.data, out.mode, owners))
+    warnings += undelivered_lines(missed)
     return Desired(files, item_clients, tuple(skipped), tuple(warnings))
 
 

@@ -10,6 +10,7 @@ import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from upskill.clients import SELECTABLE_CLIENTS
 from upskill.lifecycle import catalog as cat
 from upskill.lifecycle.ancillary import AGENTS_MD, ancillary_updaters, installed, read_optional
 from upskill.lifecycle.desired import Desired, clients_for, render_desired
@@ -131,7 +132,7 @@ def plan_install(
         ancillary,
         tuple(new_items),
         removed,
-        tuple(c for c in ("claude", "copilot", "vscode", "opencode") if c in written),
+        tuple(c for c in SELECTABLE_CLIENTS if c in written),
         resolution.warnings + desired.warnings,
         observer.files,
     )

@@ -1,6 +1,6 @@
-"""Client selection: flags > project config > global config > everything.
+"""Client selection: flags > project config > global config > the baseline clients.
 
-`None` means "nothing chose": add installs for every client, and a bare
+`None` means "nothing chose": add installs for the baseline clients, and a bare
 update keeps each item's recorded selection.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from upskill.clients import SELECTABLE_CLIENTS
+from upskill.clients import BASELINE_CLIENTS, SELECTABLE_CLIENTS
 from upskill.state.config import Config
 
 
@@ -19,9 +19,10 @@ def choose(flags: Sequence[str], config: Config) -> tuple[str, ...] | None:
 
 
 def recorded(clients: tuple[str, ...]) -> tuple[str, ...]:
-    """How a selection is stored: every client is the empty list (upstream: empty means all)."""
-    return () if set(clients) >= set(SELECTABLE_CLIENTS) else clients
+    """How a selection is stored: the baseline clients are the empty list (upstream: empty
+    means all, which were these four before the registry grew)."""
+    return () if set(clients) == set(BASELINE_CLIENTS) else clients
 
 
 def expand(recorded_clients: Sequence[str]) -> tuple[str, ...]:
-    return tuple(recorded_clients) or SELECTABLE_CLIENTS
+    return tuple(recorded_clients) or BASELINE_CLIENTS

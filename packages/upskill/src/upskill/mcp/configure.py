@@ -16,7 +16,7 @@ from upskill.clientconf.clientcli import ClientCli
 from upskill.clientconf.places import Places, Scope
 from upskill.errors import UpskillError
 from upskill.mcp import ownership, shapes
-from upskill.mcp.model import McpRecord, McpServer, Status, Target
+from upskill.mcp.model import McpRecord, McpServer, Status
 from upskill.mcp.ownership import Verdict
 
 
@@ -44,7 +44,7 @@ def _already_exists(output: str) -> bool:
 
 
 def _via_cli(
-    server: McpServer, target: Target, scope: Scope, places: Places, cli: ClientCli, replace: bool
+    server: McpServer, target: str, scope: Scope, places: Places, cli: ClientCli, replace: bool
 ) -> tuple[Status | None, str]:
     """Try the native CLI: (status, message), status None when the CLI is absent. An
     existing server of the name is removed and added again only when `replace`."""
@@ -65,12 +65,10 @@ def _via_cli(
     return Status.SKIPPED, f"mcp {server.name}: `{argv[0]} mcp add` failed: {result.message()}"
 
 
-def _via_file(
-    server: McpServer, target: Target, scope: Scope, places: Places
-) -> tuple[Status, str]:
+def _via_file(server: McpServer, target: str, scope: Scope, places: Places) -> tuple[Status, str]:
     location = shapes.config_location(target, scope, places)
     if location is None:
-        exe = shapes.CLI_NAME[target]
+        exe = shapes.cli_name(target)
         return Status.SKIPPED, (
             f"mcp {server.name}: {exe} CLI not found and {target} has no {scope.value}-scope "
             "config file; install the CLI and run `upskill update`, or use --global"
@@ -84,7 +82,7 @@ def _via_file(
 
 def _configure_one(
     server: McpServer,
-    target: Target,
+    target: str,
     scope: Scope,
     places: Places,
     cli: ClientCli,
@@ -125,14 +123,14 @@ def _configure_one(
 
 def configure_servers(
     servers: Iterable[McpServer],
-    targets: Sequence[Target],
+    targets: Sequence[str],
     *,
     scope: Scope,
     bundle: str,
     places: Places,
     cli: ClientCli,
     env: Mapping[str, str],
-    recorded: Mapping[tuple[str, Target], str | None] | None = None,
+    recorded: Mapping[tuple[str, str], str | None] | None = None,
     force: bool = False,
 ) -> McpReport:
     """`recorded`: each (server, client) upskill configured before, with the digest of the
@@ -147,6 +145,16 @@ def configure_servers(
             continue
         warnings += unset_env_warnings(server, env)
         for target in targets:
+            unsupported = shapes.transport_problem(server, target)
+            if unsupported is not None:
+                warnings.append(f"mcp {server.name}: not configured: {unsupported}")
+                records.append(McpRecord(server.name, target, scope, bundle, Status.SKIPPED))
+                continue
+            for key in shapes.unexpanded(server, target):
+                warnings.append(
+                    f"mcp {server.name}: {target} does not expand ${{VAR}} references: {key} "
+                    "is passed as written (name the variable after the key to forward it)"
+                )
             status, message, left = _configure_one(
                 server,
                 target,

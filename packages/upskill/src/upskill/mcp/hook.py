@@ -14,6 +14,7 @@ from typing import Any
 
 from upskill.clientconf.clientcli import SubprocessCli
 from upskill.clientconf.places import client_scope, places_for
+from upskill.clients import BASELINE_CLIENTS, MCP_CLIENTS
 from upskill.hooks.api import (
     HookContext,
     HookResult,
@@ -23,17 +24,16 @@ from upskill.hooks.api import (
 )
 from upskill.mcp import records as conv
 from upskill.mcp.configure import configure_servers
-from upskill.mcp.model import ALL_TARGETS, Status, Target, from_format
+from upskill.mcp.model import Status, from_format
 from upskill.mcp.reconcile import reconcile
 from upskill.mcp.unregister import unregister
 from upskill.state.records import upsert
 
 
-def targets_for(selection: Sequence[str]) -> tuple[Target, ...]:
-    """MCP targets of a client selection; empty means every target."""
-    if not selection:
-        return ALL_TARGETS
-    return tuple(t for t in ALL_TARGETS if t.value in selection)
+def targets_for(selection: Sequence[str]) -> tuple[str, ...]:
+    """The clients of a selection that take MCP servers; empty means the baseline."""
+    chosen = selection or BASELINE_CLIENTS
+    return tuple(c for c in MCP_CLIENTS if c in chosen)
 
 
 class McpHook:
@@ -58,7 +58,7 @@ class McpHook:
                 keep = [r for r in (conv.mcp_record(e, scope) for e in mcps) if r not in gone]
                 dropped = unregister(gone, places=places, cli=cli, keep=keep)
                 messages += [*dropped.notices, *warning_lines(dropped.warnings)]
-                keys = {(r.name, r.client.value) for r in gone}
+                keys = {(r.name, r.client) for r in gone}
                 mcps = tuple(m for m in mcps if (m.name, m.client) not in keys)
             if not servers:
                 continue

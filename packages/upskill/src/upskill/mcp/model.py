@@ -18,18 +18,6 @@ if TYPE_CHECKING:
     from upskill.format.model import McpServer as FormatServer
 
 
-class Target(enum.StrEnum):
-    """An MCP target. VS Code is one even though it is not a render target."""
-
-    CLAUDE = "claude"
-    COPILOT = "copilot"
-    VSCODE = "vscode"
-    OPENCODE = "opencode"
-
-
-ALL_TARGETS: tuple[Target, ...] = tuple(Target)
-
-
 class Status(enum.StrEnum):
     INSTALLED = "installed"
     SKIPPED = "skipped"
@@ -67,7 +55,7 @@ class McpRecord:
     """A lockfile `mcps[]` entry: upserted by `(name, client)`."""
 
     name: str
-    client: Target
+    client: str  # a client id with an MCP route (`clients.MCP_CLIENTS`)
     scope: Scope
     bundle: str
     status: Status

@@ -12,7 +12,7 @@ from upskill.clientconf.clientcli import ClientCli, CliResult
 from upskill.clientconf.places import Places
 from upskill.errors import UpskillError
 from upskill.mcp import shapes
-from upskill.mcp.model import McpRecord, Status, Target
+from upskill.mcp.model import McpRecord, Status
 
 
 class Check(enum.StrEnum):
@@ -43,7 +43,7 @@ class McpCheck:
             status = {"config-unreadable": {"error": self.detail}}
         return {
             "name": self.record.name,
-            "client": self.record.client.value,
+            "client": self.record.client,
             "bundle": self.record.bundle,
             "status": status,
         }
@@ -59,7 +59,7 @@ def listed_names(output: str) -> set[str]:
     return names
 
 
-def _claude(record: McpRecord, listing: CliResult) -> McpCheck:
+def _listed(record: McpRecord, listing: CliResult) -> McpCheck:
     if not listing.ok:
         return McpCheck(record, Check.QUERY_FAILED, listing.stderr.strip() or listing.message())
     if record.name in listed_names(listing.stdout):
@@ -83,24 +83,24 @@ def _file(record: McpRecord, places: Places) -> McpCheck:
 def reconcile(
     records: Sequence[McpRecord], *, places: Places, cli: ClientCli
 ) -> tuple[McpCheck, ...]:
-    """Check every record; `claude mcp list` runs at most once."""
-    listing: list[CliResult | None] = []
+    """Check every record; each client's `mcp list` runs at most once."""
+    listings: dict[str, CliResult | None] = {}
 
-    def claude_listing(root: Path) -> CliResult | None:
-        if not listing:
-            argv = shapes.list_argv(Target.CLAUDE)
+    def listing(client: str, root: Path) -> CliResult | None:
+        if client not in listings:
+            argv = shapes.list_argv(client)
             assert argv is not None
-            listing.append(cli.run(argv, root))
-        return listing[0]
+            listings[client] = cli.run(argv, root)
+        return listings[client]
 
     checks = []
     for record in records:
         if record.status is Status.SKIPPED:
             checks.append(McpCheck(record, Check.SKIPPED))
-        elif record.client is Target.CLAUDE:
-            listed = claude_listing(places.root)
+        elif shapes.list_argv(record.client) is not None:
+            listed = listing(record.client, places.root)
             # without the CLI, upskill wrote the config file itself: verify that file
-            checks.append(_claude(record, listed) if listed is not None else _file(record, places))
+            checks.append(_listed(record, listed) if listed is not None else _file(record, places))
         else:
             checks.append(_file(record, places))
     return tuple(checks)

@@ -8,14 +8,14 @@ scope: it then means the lockfile's own scope, filled in here.
 from __future__ import annotations
 
 from upskill.clientconf.places import Scope, scope_of
-from upskill.mcp.model import McpRecord, Status, Target
+from upskill.mcp.model import McpRecord, Status
 from upskill.state.records import McpEntry
 
 
 def mcp_record(entry: McpEntry, default_scope: Scope) -> McpRecord:
     return McpRecord(
         name=entry.name,
-        client=Target(entry.client),
+        client=entry.client,
         scope=scope_of(entry.scope, default_scope),
         bundle=entry.bundle,
         status=Status(entry.status),
@@ -26,7 +26,7 @@ def mcp_record(entry: McpEntry, default_scope: Scope) -> McpRecord:
 def mcp_entry(record: McpRecord) -> McpEntry:
     return McpEntry(
         name=record.name,
-        client=record.client.value,
+        client=record.client,
         scope=record.scope.value,
         bundle=record.bundle,
         status=record.status.value,

@@ -10,33 +10,30 @@ from __future__ import annotations
 import json
 import re
 
-from upskill.clientconf.places import ConfigLocation, Places, Scope, opencode_config
-from upskill.mcp.model import LocalTransport, McpServer, RemoteTransport, Target
+from upskill.clientconf.places import ConfigLocation, Places, Scope, locate
+from upskill.clients import get
+from upskill.clients.base import EntryStyle, McpCli, McpRoute
+from upskill.mcp.model import LocalTransport, McpServer, RemoteTransport
 
-# The executable each target's CLI is called by; opencode has no MCP verb.
-CLI_NAME: dict[Target, str | None] = {
-    Target.CLAUDE: "claude",
-    Target.COPILOT: "copilot",
-    Target.VSCODE: "code",
-    Target.OPENCODE: None,
-}
 
-ROOT_KEY: dict[Target, str] = {
-    Target.CLAUDE: "mcpServers",
-    Target.COPILOT: "mcpServers",
-    Target.VSCODE: "servers",
-    Target.OPENCODE: "mcp",
-}
+def route(client: str) -> McpRoute:
+    """A client's MCP route; a client without one is a caller's bug, never a fallback."""
+    found = get(client).mcp
+    if found is None:
+        raise KeyError(f"{client} takes no MCP servers")
+    return found
+
+
+def cli_name(client: str) -> str | None:
+    """The executable a client's MCP verbs are called by, or None (file route only)."""
+    cli = route(client).cli
+    return cli.exe if cli is not None else None
 
 
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]*\Z")
 _ENV_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
 # An RFC 9110 (7230) token that does not start with `-`, so it can never read as an option.
 _HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z][!#$%&'*+.^_`|~0-9A-Za-z-]*\Z")
-
-# How each CLI spells the env and header options (Copilot CLI accepts only the long forms).
-_ENV_FLAG = {Target.CLAUDE: "-e", Target.COPILOT: "--env"}
-_HEADER_FLAG = {Target.CLAUDE: "-H", Target.COPILOT: "--header"}
 
 
 def name_problem(name: str) -> str | None:
@@ -80,105 +77,164 @@ def opencode_refs(value: str) -> str:
     return _ENV_REF.sub(r"{env:\1}", value)
 
 
-def config_entry(server: McpServer, target: Target) -> dict[str, object]:
-    """The JSON value stored under the target's root key for this server."""
+def config_entry(server: McpServer, target: str) -> dict[str, object]:
+    """The value stored under the client's root key for this server."""
+    style = route(target).style
     t = server.transport
-    if isinstance(t, LocalTransport):
-        if target is Target.OPENCODE:
+    if style is EntryStyle.OPENCODE:
+        if isinstance(t, LocalTransport):
             entry: dict[str, object] = {"type": "local", "command": [t.command, *t.args]}
             if t.env:
                 entry["environment"] = {k: opencode_refs(v) for k, v in t.env}
             return entry
+        entry = {"type": "remote", "url": t.url}
+        if t.headers:
+            entry["headers"] = {k: opencode_refs(v) for k, v in t.headers}
+        return entry
+    if style is EntryStyle.CODEX:
+        return codex_entry(server)
+    if isinstance(t, LocalTransport):
         # Claude Code's own `claude mcp add` writes `"type": "stdio"` (2.1.197): so do we,
         # and Copilot CLI (1.0.102) reads the same entry from the same `.mcp.json`
-        entry = {"type": "stdio"}
+        entry = {"type": "stdio"} if style is EntryStyle.STANDARD else {}
         entry["command"] = t.command
         if t.args:
             entry["args"] = list(t.args)
         if t.env:
             entry["env"] = dict(t.env)
         return entry
-    kind = "remote" if target is Target.OPENCODE else t.type
-    entry = {"type": kind, "url": t.url}
+    entry = {"type": t.type, "url": t.url}
     if t.headers:
-        refs = opencode_refs if target is Target.OPENCODE else str
-        entry["headers"] = {k: refs(v) for k, v in t.headers}
+        entry["headers"] = dict(t.headers)
     return entry
 
 
-def add_argv(server: McpServer, target: Target, scope: Scope) -> list[str] | None:
-    """The native `add` command, or None when the target has no usable CLI verb.
+def _self_ref(key: str, value: str) -> bool:
+    return value == f"${{{key}}}"
+
+
+def codex_entry(server: McpServer) -> dict[str, object]:
+    """A `[mcp_servers.<name>]` table. Codex does not expand `${VAR}`: a value that is
+    exactly `${KEY}` becomes a forwarded variable (`env_vars`), a header `${VAR}` an
+    `env_http_headers` entry, `Authorization: Bearer ${VAR}` the `bearer_token_env_var`;
+    any other value is written as given (never expanded here)."""
+    t = server.transport
+    if isinstance(t, LocalTransport):
+        entry: dict[str, object] = {"command": t.command}
+        if t.args:
+            entry["args"] = list(t.args)
+        literal = {k: v for k, v in t.env if not _self_ref(k, v)}
+        forwarded = [k for k, v in t.env if _self_ref(k, v)]
+        if literal:
+            entry["env"] = literal
+        if forwarded:
+            entry["env_vars"] = forwarded
+        return entry
+    entry = {"url": t.url}
+    headers: dict[str, str] = {}
+    from_env: dict[str, str] = {}
+    for key, value in t.headers:
+        bearer = _BEARER.match(value) if key.lower() == "authorization" else None
+        whole = _ENV_REF.fullmatch(value)
+        if bearer is not None:
+            entry["bearer_token_env_var"] = bearer.group(1)
+        elif whole is not None:
+            from_env[key] = whole.group(1)
+        else:
+            headers[key] = value
+    if headers:
+        entry["http_headers"] = headers
+    if from_env:
+        entry["env_http_headers"] = from_env
+    return entry
+
+
+_BEARER = re.compile(r"Bearer \$\{([A-Za-z_][A-Za-z0-9_]*)\}\Z")
+
+
+def unexpanded(server: McpServer, target: str) -> list[str]:
+    """The values a client will pass literally although they hold `${VAR}`: Codex expands
+    no reference, and only the forms `codex_entry` translates reach it as variables."""
+    if route(target).style is not EntryStyle.CODEX:
+        return []
+    t = server.transport
+    if isinstance(t, LocalTransport):
+        pairs = [(k, v) for k, v in t.env if not _self_ref(k, v)]
+    else:
+        pairs = [
+            (k, v)
+            for k, v in t.headers
+            if not _ENV_REF.fullmatch(v) and not (k.lower() == "authorization" and _BEARER.match(v))
+        ]
+    return [k for k, v in pairs if _ENV_REF.search(v)]
+
+
+def transport_problem(server: McpServer, target: str) -> str | None:
+    """Why a client cannot take this server's transport (Codex has no SSE), or None."""
+    t = server.transport
+    found = route(target)
+    if isinstance(t, RemoteTransport) and t.type not in found.remote_types:
+        supported = ", ".join(found.remote_types)
+        return f"{target} does not support {t.type} servers (only {supported})"
+    return None
+
+
+def add_argv(server: McpServer, target: str, scope: Scope) -> list[str] | None:
+    """The native `add` command, or None when the client's CLI does not write this
+    scope (then the config file is the route).
 
     `code --add-mcp` and `copilot mcp add` only write the user's config, so VS
     Code's and Copilot's project scope is configured through the file directly
     (issue 14: a project install leaked its servers into `~/.copilot`).
     """
-    if target is Target.VSCODE:
-        if scope is not Scope.USER:
-            return None
-        payload = {"name": server.name, **config_entry(server, target)}
-        return ["code", "--add-mcp", json.dumps(payload, separators=(",", ":"))]
-    if target not in (Target.CLAUDE, Target.COPILOT):
+    cli = route(target).cli
+    if cli is None or scope.value not in cli.add_scopes:
         return None
-    if target is Target.COPILOT and scope is Scope.PROJECT:
-        return None  # `copilot mcp add` writes the user's config only: the file is the route
-    exe = CLI_NAME[target]
-    assert exe is not None
-    scope_args = ["--scope", scope.value] if target is Target.CLAUDE else []
+    if cli.add_payload:
+        payload = {"name": server.name, **config_entry(server, target)}
+        return [cli.exe, "--add-mcp", json.dumps(payload, separators=(",", ":"))]
+    scope_args = _scope_args(cli, scope)
     t = server.transport
     if isinstance(t, RemoteTransport):
-        argv = [exe, "mcp", "add", "--transport", t.type, server.name, t.url, *scope_args]
+        argv = [cli.exe, "mcp", "add", "--transport", t.type, server.name, t.url, *scope_args]
         for key, value in t.headers:
-            argv += [_HEADER_FLAG[target], f"{key}: {value}"]
+            argv += [cli.header_flag, f"{key}: {value}"]
         return argv
-    argv = [exe, "mcp", "add", server.name, *scope_args]
+    argv = [cli.exe, "mcp", "add", server.name, *scope_args]
     for key, value in t.env:
-        argv += [_ENV_FLAG[target], f"{key}={value}"]
+        argv += [cli.env_flag, f"{key}={value}"]
     return [*argv, "--", t.command, *t.args]
 
 
-def remove_argv(name: str, target: Target, scope: Scope) -> list[str] | None:
-    """The native `remove` command (Claude and Copilot only)."""
-    if target is Target.CLAUDE:
-        return ["claude", "mcp", "remove", name, "--scope", scope.value]
-    if target is Target.COPILOT and scope is Scope.USER:
-        return ["copilot", "mcp", "remove", name]
-    return None  # copilot's project servers live in `.mcp.json`, edited directly
+def _scope_args(cli: McpCli, scope: Scope) -> list[str]:
+    return ["--scope", scope.value] if cli.scope_flag else []
 
 
-def list_argv(target: Target) -> list[str] | None:
-    """The native listing used by doctor (Claude only, per the book)."""
-    return ["claude", "mcp", "list"] if target is Target.CLAUDE else None
+def remove_argv(name: str, target: str, scope: Scope) -> list[str] | None:
+    """The native `remove` command, or None when the file is edited instead."""
+    cli = route(target).cli
+    if cli is None or scope.value not in cli.remove_scopes:
+        return None
+    return [cli.exe, "mcp", "remove", name, *_scope_args(cli, scope)]
 
 
-def config_location(target: Target, scope: Scope, places: Places) -> ConfigLocation | None:
-    """The config file a target reads for a scope, or None when there is none.
+def list_argv(target: str) -> list[str] | None:
+    """The native listing doctor asks (Claude only, per the book), or None."""
+    cli = route(target).cli
+    return [cli.exe, "mcp", "list"] if cli is not None and cli.lists else None
+
+
+def config_location(target: str, scope: Scope, places: Places) -> ConfigLocation | None:
+    """The config file a client reads for a scope, or None when there is none.
 
     Global scope uses each client's real user-level file rather than upstream's
     `$HOME/<project file>` (ADR-0010 admits those are not read by the clients).
-    Copilot reads a project's servers from `.mcp.json` (the file Claude Code
-    uses too; `copilot mcp list` shows them as workspace servers), so both
-    clients share that entry, written in the same shape.
     """
-    key = ROOT_KEY[target]
-    if target is Target.CLAUDE:
-        if scope is Scope.PROJECT:
-            return ConfigLocation(places.root / ".mcp.json", key, within=places.root)
-        return ConfigLocation(places.home / ".claude.json", key)
-    if target is Target.COPILOT:
-        if scope is Scope.PROJECT:  # Copilot CLI 1.0.102 lists `.mcp.json` as workspace servers
-            return ConfigLocation(places.root / ".mcp.json", key, within=places.root)
-        return ConfigLocation(places.home / ".copilot" / "mcp-config.json", key)
-    if target is Target.VSCODE:
-        if scope is Scope.PROJECT:
-            return ConfigLocation(places.root / ".vscode" / "mcp.json", key, within=places.root)
-        base = (
-            places.home / "Library" / "Application Support" if places.macos else places.config_home
-        )
-        return ConfigLocation(base / "Code" / "User" / "mcp.json", key)
-    return opencode_config(scope, places, key)
+    found = route(target)
+    file = found.project if scope is Scope.PROJECT else found.user
+    return None if file is None else locate(file, found.root_key, places)
 
 
-def doctor_location(target: Target, scope: Scope, places: Places) -> ConfigLocation | None:
+def doctor_location(target: str, scope: Scope, places: Places) -> ConfigLocation | None:
     """The file doctor (and ownership) checks: where the entry lives."""
     return config_location(target, scope, places)

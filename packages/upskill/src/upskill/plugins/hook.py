@@ -14,6 +14,7 @@ from typing import Any
 
 from upskill.clientconf.clientcli import SubprocessCli
 from upskill.clientconf.places import Scope, client_scope, places_for, scope_of
+from upskill.clients import BASELINE_CLIENTS
 from upskill.hooks.api import (
     HookContext,
     HookResult,
@@ -26,8 +27,6 @@ from upskill.plugins.model import PluginRecord, PluginStatus
 from upskill.plugins.reconcile import reconcile_plugins
 from upskill.plugins.uninstall import uninstall_plugins
 from upskill.state.records import PluginEntry, upsert
-
-ALL_CLIENTS = ("claude", "copilot", "vscode", "opencode")
 
 
 def plugin_record(entry: PluginEntry, default_scope: Scope) -> PluginRecord:
@@ -66,7 +65,7 @@ class PluginHook:
         messages: list[str] = []
         scope = client_scope(ctx.scope == "global")
         for resolved in bundles:
-            clients = run_clients(ctx, resolved.name) or ALL_CLIENTS
+            clients = run_clients(ctx, resolved.name) or BASELINE_CLIENTS
             declared = {p.name for p in resolved.bundle.plugins}
             going = [
                 r

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from upskill.clientconf import places as client_places
 from upskill.clientconf.places import ConfigLocation, Places, Scope
+from upskill.clients import get
+from upskill.clients.base import PluginRoute, PluginStyle
 from upskill.format.model import (
     PluginConfigWrite,
     PluginDescriptor,
@@ -13,12 +15,15 @@ from upskill.format.model import (
     PluginModule,
 )
 
-EXECUTABLE: dict[str, str] = {
-    "claude": "claude",
-    "copilot": "copilot",
-    "vscode": "code",
-    "opencode": "opencode",
-}
+
+def route(client: str) -> PluginRoute:
+    """A client's plugin route; a client without one is a caller's bug, never a fallback."""
+    found = get(client).plugins
+    if found is None:
+        raise KeyError(f"{client} takes no plugins")
+    return found
+
+
 PLUGIN_KEY = "plugin"  # opencode.json's plugin array
 
 
@@ -42,7 +47,7 @@ def install_url(descriptor: PluginDescriptor) -> str | None:
 
 
 def _scope_args(client: str, scope: Scope) -> list[str]:
-    return ["--scope", scope.value] if client == "claude" else []
+    return ["--scope", scope.value] if route(client).scope_flag else []
 
 
 def value_problem(value: str) -> str | None:
@@ -65,7 +70,7 @@ def argument_problem(descriptor: PluginDescriptor) -> str | None:
 
 def install_argvs(client: str, descriptor: PluginDescriptor, scope: Scope) -> list[list[str]]:
     """Commands in order; empty for forms that are not CLI installs."""
-    exe = EXECUTABLE[client]
+    exe = route(client).exe
     if isinstance(descriptor, PluginMarketplace):
         ref = identifier(descriptor)
         # Claude Code declares the marketplace where it is told (user by default): a
@@ -86,10 +91,10 @@ def install_argvs(client: str, descriptor: PluginDescriptor, scope: Scope) -> li
 def uninstall_argv(client: str, ident: str, scope: Scope) -> list[str] | None:
     """None for opencode: `opencode plugin` has no `remove` (it would try to install an
     npm package named "remove"); its config files are edited instead."""
-    exe = EXECUTABLE[client]
-    if client == "vscode":
+    exe, style = route(client).exe, route(client).style
+    if style is PluginStyle.EXTENSION:
         return [exe, "--uninstall-extension", ident]
-    if client == "opencode":
+    if style is PluginStyle.OPENCODE:
         return None
     return [exe, "plugin", "uninstall", ident, *_scope_args(client, scope)]
 
@@ -97,10 +102,10 @@ def uninstall_argv(client: str, ident: str, scope: Scope) -> list[str] | None:
 def list_argv(client: str, scope: Scope) -> list[str] | None:
     """None for opencode, which has no `plugin list` (it would install a package named
     "list", and hang on a closed stdin): its config files are read instead."""
-    exe = EXECUTABLE[client]
-    if client == "opencode":
+    exe, style = route(client).exe, route(client).style
+    if style is PluginStyle.OPENCODE:
         return None
-    if client == "vscode":
+    if style is PluginStyle.EXTENSION:
         return [exe, "--list-extensions"]
     # `claude plugin list` has no --scope (Claude Code 2.1.197: "unknown option '--scope'")
     return [exe, "plugin", "list"]
@@ -110,7 +115,7 @@ def is_listed(client: str, ident: str, output: str) -> bool:
     """Whether a listing names the plugin (extension ids are case-insensitive)."""
     for line in output.splitlines():
         text = line.strip()
-        if client == "vscode":
+        if route(client).style is PluginStyle.EXTENSION:
             if text.split("@")[0].lower() == ident.lower():
                 return True
         elif ident in text.split():

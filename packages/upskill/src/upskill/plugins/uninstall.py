@@ -45,14 +45,14 @@ def uninstall_plugins(
         if problem is not None:  # the lockfile is data: checked as the install side checks
             warnings.append(f"{where}: not uninstalled: {problem}")
             continue
-        if record.client == "opencode":
+        if steps.uninstall_argv(record.client, record.identifier, record.scope) is None:
             if _from_opencode_config(record, places):
                 notices.append(f"{where}: removed from its opencode config")
             else:
                 notices.append(f"{where}: not in any opencode config; record dropped")
             continue
         argv = steps.uninstall_argv(record.client, record.identifier, record.scope)
-        assert argv is not None  # only opencode has no uninstall command
+        assert argv is not None
         result = cli.run(argv, places.root)
         if result is None:
             warnings.append(f"{where}: {argv[0]} CLI not found; uninstall it by hand")

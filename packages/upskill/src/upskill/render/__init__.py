@@ -9,11 +9,7 @@ from upskill.render.item import (
     targets_client,
 )
 from upskill.render.tables import (
-    HOME_LAYOUTS,
-    LAYOUTS,
-    MODEL_ALIASES,
     PROJECT,
-    TOOL_NAMES,
     Layout,
     Site,
     layout,
@@ -21,11 +17,7 @@ from upskill.render.tables import (
 )
 
 __all__ = [
-    "HOME_LAYOUTS",
-    "LAYOUTS",
-    "MODEL_ALIASES",
     "PROJECT",
-    "TOOL_NAMES",
     "Layout",
     "OutputFile",
     "Rendering",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from upskill.clients import CLAUDE
+from upskill.clients import get
 from upskill.format.directives import has_directives, process_directives
 from upskill.format.model import Agent, Item
 from upskill.markdown import LinkRewrite, format_body, rewrite_links
@@ -43,7 +43,7 @@ def skills_section(skills: tuple[str, ...]) -> str:
 def render_body(item: Item, target: str, rewrite: LinkRewrite | None) -> str:
     text = source_body(item, target)
     body = rewrite_links(text, rewrite) if rewrite is not None else format_body(text)
-    if isinstance(item, Agent) and item.preload_skills and target != CLAUDE:
+    if isinstance(item, Agent) and item.preload_skills and not get(target).skills_field:
         section = skills_section(item.preload_skills)
         if format_document(text).references:
             # reference definitions close the formatted body; the section must

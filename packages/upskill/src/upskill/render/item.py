@@ -13,13 +13,22 @@ from dataclasses import dataclass
 
 from upskill.blobs import Payload
 from upskill.clients import family, render_target
+from upskill.clients.base import Carrier
 from upskill.errors import RenderError
 from upskill.format.model import Item
 from upskill.format.names import name_problem
 from upskill.markdown import LinkRewrite
 from upskill.render.body import render_body
 from upskill.render.frontmatter import build_frontmatter
-from upskill.render.tables import GENERATED_FILE_MODE, PROJECT, Site, layout
+from upskill.render.tables import (
+    GENERATED_FILE_MODE,
+    PROJECT,
+    Site,
+    carrier,
+    layout,
+    placement,
+)
+from upskill.render.toml_emit import emit_strings
 from upskill.render.yaml_emit import emit_mapping
 
 
@@ -52,6 +61,20 @@ def assemble(frontmatter: str, body: str) -> str:
     return f"---\n{frontmatter}---\n\n{body}"
 
 
+# The role-file keys a TOML-carried agent may hold, in order; the body is the last one.
+TOML_KEYS = ("name", "description", "model")
+TOML_BODY = "developer_instructions"
+
+
+def toml_document(fields: dict[str, object], body: str) -> tuple[str, list[str]]:
+    """A TOML role file: the string fields it knows, then the body; the names of the
+    fields it had to leave out (a list of tools, a passthrough key of another type)."""
+    kept = {k: v for k, v in fields.items() if k in TOML_KEYS and type(v) is str}
+    dropped = [k for k in fields if k not in kept]
+    text = emit_strings({**kept, TOML_BODY: body}, long=frozenset({TOML_BODY}))
+    return text, dropped
+
+
 def render_item(
     item: Item, client: str, *, alias: str | None = None, site: Site = PROJECT
 ) -> Rendering:
@@ -70,6 +93,11 @@ def render_item(
                 f"{client}: its audience is {audience}",
             ),
         )
+    if placement(item.kind, target) is None:
+        return Rendering(
+            (),
+            (f"{item.entrypoint}: {client} has no place for {item.kind.plural}; not delivered",),
+        )
     if alias is not None and (problem := name_problem(alias)) is not None:
         raise RenderError(f"invalid alias: {problem}", path=item.entrypoint)
     return _render(item, target, alias or item.name, site)
@@ -83,7 +111,12 @@ def _render(item: Item, target: str, name: str, site: Site) -> Rendering:
     where = layout(item.kind, target, site)
     rewrite = LinkRewrite(name, item.resource_paths) if where.flat and item.resources else None
     fields, warnings = build_frontmatter(item, target, name, site)
-    text = assemble(emit_mapping(fields), render_body(item, target, rewrite))
+    body = render_body(item, target, rewrite)
+    if carrier(item.kind, target) is Carrier.TOML:
+        text, dropped = toml_document(fields, body)
+        warnings += [f"{item.entrypoint}: field {k!r} has no {target} equivalent" for k in dropped]
+    else:
+        text = assemble(emit_mapping(fields), body)
     files = [OutputFile(where.entrypoint(name), text.encode("utf-8"), GENERATED_FILE_MODE)]
     base = where.resource_dir(name)
     files.extend(OutputFile(f"{base}/{r.path}", r.data, r.mode) for r in item.resources)

@@ -1,0 +1,69 @@
+"""The agent clients upskill writes for, described once (`clients/registry.py`).
+
+This package is the only place a client is described. What the rest of upskill
+asks of a client (flags, audience names, output layouts, MCP and plugin
+routes) is derived here from the registry table, never from if-chains on
+client names elsewhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from upskill.clients.base import Client as Client
+from upskill.clients.registry import BY_ID as BY_ID
+from upskill.clients.registry import CLIENTS as CLIENTS
+from upskill.errors import UsageError
+
+CLAUDE = "claude"
+COPILOT = "copilot"
+VSCODE = "vscode"
+OPENCODE = "opencode"
+
+# What a user may select (flags, config `clients:`), in canonical order.
+SELECTABLE_CLIENTS: tuple[str, ...] = tuple(c.id for c in CLIENTS)
+# What "nothing chose" selects, and what a recorded empty selection means.
+BASELINE_CLIENTS: tuple[str, ...] = tuple(c.id for c in CLIENTS if c.baseline)
+# The generation clients: one output tree each (VS Code reads Copilot's).
+RENDER_TARGETS: tuple[str, ...] = tuple(c.id for c in CLIENTS if not c.tree)
+# Family identifiers valid in `audience:` lists and `<!-- @client: -->` directives
+# (format spec §3.1, §6.1).
+FAMILIES: tuple[str, ...] = tuple(dict.fromkeys(c.family for c in CLIENTS))
+# Suffixes allowed in `<KIND>.<client>.md` override files (format spec §2.3).
+OVERRIDE_CLIENTS: tuple[str, ...] = RENDER_TARGETS
+# Frontmatter blocks an item may carry for one client (format spec §3.7).
+PASSTHROUGH_BLOCKS: tuple[str, ...] = tuple(c.id for c in CLIENTS if c.passthrough)
+MCP_CLIENTS: tuple[str, ...] = tuple(c.id for c in CLIENTS if c.mcp is not None)
+PLUGIN_CLIENTS: tuple[str, ...] = tuple(c.id for c in CLIENTS if c.plugins is not None)
+
+
+def parse_client(name: str) -> str:
+    """Validate a selectable client name (usage error otherwise)."""
+    if name not in BY_ID:
+        known = ", ".join(SELECTABLE_CLIENTS)
+        raise UsageError(f"unknown client {name!r} (expected one of: {known})")
+    return name
+
+
+def get(name: str) -> Client:
+    """The registry entry of a client (usage error for an unknown name)."""
+    return BY_ID[parse_client(name)]
+
+
+def render_target(client: str) -> str:
+    """The output tree a selectable (or render) client writes: vscode -> copilot."""
+    return get(client).render_as
+
+
+def family(client: str) -> str:
+    """The audience/directive family of a client: VS Code is part of the Copilot family."""
+    return get(client).family
+
+
+def render_targets(selection: Iterable[str]) -> tuple[str, ...]:
+    """Render targets for a selection, deduplicated, in canonical order.
+
+    An empty selection means the baseline clients (the documented default).
+    """
+    chosen = {render_target(c) for c in (tuple(selection) or BASELINE_CLIENTS)}
+    return tuple(t for t in RENDER_TARGETS if t in chosen)

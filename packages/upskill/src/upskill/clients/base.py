@@ -1,0 +1,217 @@
+"""The shape of a client description: one `Client` value per agent client.
+
+Each client module (`clients/<id>.py`) fills one `Client`; `clients/registry.py`
+lists them. Everything client-specific lives in these values, as data or as a
+small pure function, so that flags, validation, rendering, install, doctor,
+remove, MCP, plugins and the docs table are all derived from one place and
+cannot disagree. This module is a leaf: it knows nothing of items, lockfiles
+or the filesystem, so the format layer can validate against the registry.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+RULE = "rule"
+SKILL = "skill"
+AGENT = "agent"
+KIND_NAMES: tuple[str, ...] = (RULE, SKILL, AGENT)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where one kind lands. `flat` outputs are a single file whose resources go to a
+    sibling `<name>/` directory; the others are a directory of their own."""
+
+    template: str
+    flat: bool
+
+    def entrypoint(self, name: str) -> str:
+        return self.template.format(n=name)
+
+    def resource_dir(self, name: str) -> str:
+        parent = self.entrypoint(name).rsplit("/", 1)[0]
+        return parent if not self.flat else f"{parent}/{name}"
+
+    @property
+    def tree(self) -> str:
+        """The directory every output of this layout lives under (ends with `/`)."""
+        return self.template.split("{n}", 1)[0]
+
+
+class Carrier(enum.StrEnum):
+    """How a rendering is carried: a Markdown file with YAML frontmatter, or a TOML
+    file (Codex subagents: `name`, `description`, `developer_instructions`)."""
+
+    MARKDOWN = "markdown"
+    TOML = "toml"
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One kind for one client: the project layout and the user-level (global scope)
+    layout, which some clients read from other directories than their project ones."""
+
+    project: Layout
+    user: Layout | None = None  # None: the project layout, relative to $HOME
+    carrier: Carrier = Carrier.MARKDOWN
+
+    def at(self, home: bool) -> Layout:
+        return self.user if home and self.user is not None else self.project
+
+
+@dataclass(frozen=True)
+class Site:
+    """Where a rendering lands: the user's home (global scope) or a project, and the
+    other clients the item is written for there, since clients read each other's trees."""
+
+    home: bool = False
+    alongside: frozenset[str] = frozenset()
+
+
+PROJECT = Site()
+
+
+@dataclass(frozen=True)
+class AgentView:
+    """What a client's frontmatter mapping sees of an agent, already translated: tool
+    names in the client's vocabulary and the model alias resolved."""
+
+    tools: tuple[str, ...]  # the client's names for the granted capabilities
+    restricted: bool  # the agent listed `tools:` (else it gets every tool)
+    every_tool: tuple[str, ...]  # the client's names for every capability
+    model: str | None
+    mode: str | None
+    preload_skills: tuple[str, ...]
+
+
+RuleFields = Callable[[tuple[str, ...], Site], dict[str, Any]]
+AgentFields = Callable[[AgentView], dict[str, Any]]
+
+
+def no_rule_fields(paths: tuple[str, ...], site: Site) -> dict[str, Any]:
+    """A client whose instructions carry no frontmatter of their own."""
+    return {}
+
+
+def tools_list(agent: AgentView) -> dict[str, Any]:
+    """The common agent mapping: `model`, then a `tools:` list when restricted."""
+    out: dict[str, Any] = {}
+    if agent.model is not None:
+        out["model"] = agent.model
+    if agent.tools or agent.restricted:
+        out["tools"] = list(agent.tools)
+    return out
+
+
+def model_only(agent: AgentView) -> dict[str, Any]:
+    """A client whose agents cannot list tools: only the model carries over."""
+    return {} if agent.model is None else {"model": agent.model}
+
+
+class EntryStyle(enum.StrEnum):
+    """How a client spells one MCP server entry (`mcp/shapes.py` implements each)."""
+
+    STANDARD = "standard"  # {"type": "stdio", command, args, env} / {type, url, headers}
+    OPENCODE = "opencode"  # {"type": "local", command: [...], environment} / {"type": "remote"}
+    GEMINI = "gemini"  # {command, args, env} / {"httpUrl"} or {"url"} (SSE)
+    CODEX = "codex"  # TOML [mcp_servers.X]: command, args, env / url, http_headers
+
+
+class Base(enum.StrEnum):
+    """What a config path is relative to."""
+
+    ROOT = "root"  # the install root: the project, or $HOME in global scope
+    HOME = "home"
+    CONFIG = "config"  # $XDG_CONFIG_HOME or ~/.config
+    APP_CONFIG = "app-config"  # ~/Library/Application Support on macOS, else CONFIG
+
+
+@dataclass(frozen=True)
+class ConfigFile:
+    """A client config file: where it is, alternatives read when present (`.jsonc`)."""
+
+    path: str
+    base: Base = Base.ROOT
+    alternatives: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class McpCli:
+    """A client's `mcp add/remove/list` verbs, for the scopes they write."""
+
+    exe: str
+    add_scopes: frozenset[str]  # client scopes `add` writes ("project", "user")
+    remove_scopes: frozenset[str]
+    scope_flag: bool  # takes `--scope <scope>` (else the scope is implied)
+    env_flag: str
+    header_flag: str
+    lists: bool = False  # doctor may ask `<exe> mcp list`
+    add_payload: bool = False  # `code --add-mcp <json>`: one JSON argument, no verbs
+
+
+@dataclass(frozen=True)
+class McpRoute:
+    style: EntryStyle
+    root_key: str
+    project: ConfigFile | None
+    user: ConfigFile | None
+    cli: McpCli | None = None
+    remote_types: tuple[str, ...] = ("http", "sse")
+    env_syntax: str = "${VAR}"
+
+
+class PluginStyle(enum.StrEnum):
+    MARKETPLACE = "marketplace"  # `<exe> plugin marketplace add` + `plugin install`
+    EXTENSION = "extension"  # `code --install-extension`
+    OPENCODE = "opencode"  # `opencode plugin <module>` or a `plugin[]` config write
+
+
+@dataclass(frozen=True)
+class PluginRoute:
+    style: PluginStyle
+    exe: str
+    scope_flag: bool = False
+
+
+@dataclass(frozen=True)
+class Detect:
+    """What says a client is in use: a project path, a path under $HOME, a CLI on PATH."""
+
+    paths: tuple[str, ...] = ()
+    home_paths: tuple[str, ...] = ()
+    executables: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Client:
+    """Everything upskill knows about one agent client."""
+
+    id: str
+    name: str
+    family: str  # `audience:` and `<!-- @client -->` name; `vscode` is in `copilot`'s
+    kinds: Mapping[str, Placement]  # kind name -> placement; a missing kind: no native place
+    detect: Detect
+    docs: tuple[str, ...]  # where the facts come from (client docs, verified commands)
+    tree: str = ""  # the client whose outputs it reads as its own (vscode: copilot)
+    tools: Mapping[str, str] = field(default_factory=dict)  # capability -> tool name
+    models: Mapping[str, str] = field(default_factory=dict)  # sonnet/opus/haiku -> model id
+    rule_fields: RuleFields = no_rule_fields
+    agent_fields: AgentFields = tools_list
+    passthrough: bool = False  # items may carry a `<id>:` frontmatter block
+    # The agent's frontmatter names its preloaded skills (else the body gets a
+    # `## Skills` section listing them).
+    skills_field: bool = False
+    mcp: McpRoute | None = None
+    plugins: PluginRoute | None = None
+    # What the client reads besides its own outputs: patterns of other clients' trees
+    # (`.claude/skills/`, `AGENTS.md`), so an item written twice can be found.
+    reads: tuple[str, ...] = ()
+    baseline: bool = False  # in the selection when nothing chose or detected clients
+
+    @property
+    def render_as(self) -> str:
+        return self.tree or self.id

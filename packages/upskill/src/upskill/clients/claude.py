@@ -1,0 +1,105 @@
+"""Claude Code (verified with claude-code 2.1.197; docs/upskill/clients.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from upskill.clients.base import (
+    AGENT,
+    RULE,
+    SKILL,
+    AgentView,
+    Base,
+    Client,
+    ConfigFile,
+    Detect,
+    EntryStyle,
+    Layout,
+    McpCli,
+    McpRoute,
+    Placement,
+    PluginRoute,
+    PluginStyle,
+    Site,
+    tools_list,
+)
+
+# Copilot CLI also loads a project's `.claude/rules/*.md` as instructions (it maps `paths:`
+# to `applyTo`), so a rule written for both would reach it twice, Claude's text included.
+# It skips an instructions file whose frontmatter excludes its agent: Claude's copy says so
+# whenever Copilot gets its own copy. (Skills and agents it also reads from `.claude/` are
+# deduplicated by name, its own copy first: nothing to do.)
+COPILOT_EXCLUDE = ("excludeAgent", "coding-agent")
+
+
+def _rule_fields(paths: tuple[str, ...], site: Site) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if paths:
+        out["paths"] = list(paths)
+    if "copilot" in site.alongside and not site.home:
+        out[COPILOT_EXCLUDE[0]] = COPILOT_EXCLUDE[1]
+    return out
+
+
+def _agent_fields(agent: AgentView) -> dict[str, Any]:
+    out = tools_list(agent)
+    if agent.preload_skills:
+        out["skills"] = list(agent.preload_skills)
+    return out
+
+
+CLIENT = Client(
+    id="claude",
+    name="Claude Code",
+    family="claude",
+    kinds={
+        RULE: Placement(Layout(".claude/rules/{n}.md", flat=True)),
+        SKILL: Placement(Layout(".claude/skills/{n}/SKILL.md", flat=False)),
+        AGENT: Placement(Layout(".claude/agents/{n}.md", flat=True)),
+    },
+    detect=Detect(
+        paths=(".claude", "CLAUDE.md", ".mcp.json"),
+        home_paths=(".claude",),
+        executables=("claude",),
+    ),
+    docs=(
+        "https://docs.claude.com/en/docs/claude-code/memory",
+        "https://docs.claude.com/en/docs/claude-code/skills",
+        "https://docs.claude.com/en/docs/claude-code/sub-agents",
+        "https://docs.claude.com/en/docs/claude-code/mcp",
+    ),
+    tools={
+        "read": "Read",
+        "write": "Write",
+        "edit": "Edit",
+        "bash": "Bash",
+        "grep": "Grep",
+        "glob": "Glob",
+        "web-fetch": "WebFetch",
+        "web-search": "WebSearch",
+    },
+    # Claude Code resolves its own aliases to the latest model of the family.
+    models={"sonnet": "sonnet", "opus": "opus", "haiku": "haiku"},
+    rule_fields=_rule_fields,
+    agent_fields=_agent_fields,
+    passthrough=True,
+    skills_field=True,
+    mcp=McpRoute(
+        EntryStyle.STANDARD,
+        "mcpServers",
+        project=ConfigFile(".mcp.json"),
+        user=ConfigFile(".claude.json", Base.HOME),
+        cli=McpCli(
+            "claude",
+            add_scopes=frozenset({"project", "user"}),
+            remove_scopes=frozenset({"project", "user"}),
+            scope_flag=True,
+            env_flag="-e",
+            header_flag="-H",
+            lists=True,
+        ),
+    ),
+    plugins=PluginRoute(PluginStyle.MARKETPLACE, "claude", scope_flag=True),
+    reads=("AGENTS.md",),  # only through CLAUDE.md's `@AGENTS.md`
+    baseline=True,
+)

@@ -1,0 +1,60 @@
+"""OpenAI Codex CLI (verified with codex 0.171.0; docs/upskill/clients.md).
+
+Codex reads instructions from one file, `AGENTS.md` (user: `~/.codex/AGENTS.md`):
+it has no per-rule place, so rules are reported as not delivered. Subagents are
+TOML role files whose `developer_instructions` hold the body; any other key of
+`config.toml` (such as `model`) may appear there too.
+"""
+
+from __future__ import annotations
+
+from upskill.clients.base import (
+    AGENT,
+    SKILL,
+    Base,
+    Carrier,
+    Client,
+    ConfigFile,
+    Detect,
+    EntryStyle,
+    Layout,
+    McpRoute,
+    Placement,
+    model_only,
+)
+
+CLIENT = Client(
+    id="codex",
+    name="Codex CLI",
+    family="codex",
+    kinds={
+        # Codex reads `.agents/skills` and `.codex/skills` (user: `~/.agents/skills`), not
+        # `.claude/skills`: the shared tree serves it and every other client reading it.
+        SKILL: Placement(Layout(".agents/skills/{n}/SKILL.md", flat=False)),
+        AGENT: Placement(
+            Layout(".codex/agents/{n}.toml", flat=True),
+            carrier=Carrier.TOML,
+        ),
+    },
+    detect=Detect(paths=(".codex",), home_paths=(".codex",), executables=("codex",)),
+    docs=(
+        "https://developers.openai.com/codex/guides/agents-md",
+        "https://developers.openai.com/codex/skills",
+        "https://developers.openai.com/codex/subagents",
+        "https://developers.openai.com/codex/mcp",
+        "codex debug prompt-input; codex mcp list --json (codex 0.171.0)",
+    ),
+    agent_fields=model_only,
+    passthrough=True,
+    mcp=McpRoute(
+        EntryStyle.CODEX,
+        "mcp_servers",
+        # Read only in a trusted project. `codex mcp add` writes the user's file only and
+        # takes no headers: the file is the route in both scopes.
+        project=ConfigFile(".codex/config.toml"),
+        user=ConfigFile(".codex/config.toml", Base.HOME),
+        remote_types=("http",),  # streamable HTTP only: no SSE
+        env_syntax="env_vars / bearer_token_env_var / env_http_headers",
+    ),
+    reads=(".agents/skills/", "AGENTS.md"),
+)

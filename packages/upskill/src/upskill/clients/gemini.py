@@ -1,0 +1,61 @@
+"""Gemini CLI (verified with gemini-cli 0.61.0; docs/upskill/clients.md).
+
+Gemini reads instructions from one file, `GEMINI.md` (user: `~/.gemini/GEMINI.md`;
+`AGENTS.md` only when configured): it has no per-rule place, so rules are
+reported as not delivered. Its subagent schema is strict (unknown keys are
+errors): name, description, tools, model, temperature, max_turns, timeout_mins.
+"""
+
+from __future__ import annotations
+
+from upskill.clients.base import (
+    AGENT,
+    SKILL,
+    Base,
+    Client,
+    ConfigFile,
+    Detect,
+    EntryStyle,
+    Layout,
+    McpRoute,
+    Placement,
+)
+
+CLIENT = Client(
+    id="gemini",
+    name="Gemini CLI",
+    family="gemini",
+    kinds={
+        SKILL: Placement(Layout(".agents/skills/{n}/SKILL.md", flat=False)),
+        AGENT: Placement(Layout(".gemini/agents/{n}.md", flat=True)),
+    },
+    detect=Detect(paths=(".gemini", "GEMINI.md"), home_paths=(".gemini",), executables=("gemini",)),
+    docs=(
+        "https://geminicli.com/docs/cli/gemini-md/",
+        "https://geminicli.com/docs/cli/skills/",
+        "https://geminicli.com/docs/core/subagents/",
+        "https://geminicli.com/docs/tools/mcp-server/",
+        "gemini mcp list; bundle localAgentSchema (gemini-cli 0.61.0)",
+    ),
+    # Built-in tool names (gemini-cli 0.61.0 `*_TOOL_NAME` constants).
+    tools={
+        "read": "read_file",
+        "write": "write_file",
+        "edit": "replace",
+        "bash": "run_shell_command",
+        "grep": "grep_search",
+        "glob": "glob",
+        "web-fetch": "web_fetch",
+        "web-search": "google_web_search",
+    },
+    passthrough=True,
+    mcp=McpRoute(
+        EntryStyle.GEMINI,
+        "mcpServers",
+        # Read only in a trusted folder. `gemini mcp add -s project` rewrites the file
+        # keeping only the server it adds (gemini-cli 0.61.0): the file is the route.
+        project=ConfigFile(".gemini/settings.json"),
+        user=ConfigFile(".gemini/settings.json", Base.HOME),
+    ),
+    reads=(".agents/skills/", "GEMINI.md"),
+)

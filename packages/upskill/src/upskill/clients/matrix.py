@@ -1,0 +1,112 @@
+"""The support matrix, rendered from the registry for people to read.
+
+`docs/upskill/clients.md` and the README carry these tables between
+`<!-- clients:<table>:begin -->` and `<!-- clients:<table>:end -->` markers; a
+test fails when they differ from what this module renders, and
+`python -m upskill.clients.matrix FILE...` rewrites the marked blocks.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from upskill.clients.base import AGENT, RULE, SKILL, Base, Client, ConfigFile, Placement
+from upskill.clients.registry import CLIENTS
+
+_BASE_PREFIX = {
+    Base.ROOT: "",
+    Base.HOME: "~/",
+    Base.CONFIG: "~/.config/",
+    Base.APP_CONFIG: "<user config>/",
+}
+
+
+def _cell(where: Placement | None, *, home: bool) -> str:
+    if where is None:
+        return "—"
+    path = where.at(home).entrypoint("<n>")
+    return f"`~/{path}`" if home else f"`{path}`"
+
+
+def _config(file: ConfigFile | None, *, home: bool) -> str:
+    if file is None:
+        return "—"
+    prefix = "~/" if home and file.base is Base.ROOT else _BASE_PREFIX[file.base]
+    return f"`{prefix}{file.path}`"
+
+
+def _flag(client: Client) -> str:
+    return f"{client.name} (`--{client.id}`)"
+
+
+def project_table() -> str:
+    lines = [
+        "| client | rules | skills | agents | MCP servers |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for c in CLIENTS:
+        if c.tree:
+            tree = f"{_by_id(c.tree).name}'s tree"
+            cells = [tree, tree, tree]
+        else:
+            cells = [_cell(c.kinds.get(k), home=False) for k in (RULE, SKILL, AGENT)]
+        mcp = "—" if c.mcp is None else f"{_config(c.mcp.project, home=False)} `{c.mcp.root_key}`"
+        lines.append(f"| {_flag(c)} | {' | '.join(cells)} | {mcp} |")
+    return "\n".join(lines) + "\n"
+
+
+def global_table() -> str:
+    lines = [
+        "| client | rules | skills | agents | MCP servers |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for c in CLIENTS:
+        if c.tree:
+            continue
+        cells = [_cell(c.kinds.get(k), home=True) for k in (RULE, SKILL, AGENT)]
+        mcp = "—" if c.mcp is None else _config(c.mcp.user, home=True)
+        lines.append(f"| {c.name} | {' | '.join(cells)} | {mcp} |")
+    return "\n".join(lines) + "\n"
+
+
+def sources_table() -> str:
+    lines = ["| client | detected by | facts from |", "| --- | --- | --- |"]
+    for c in CLIENTS:
+        marks = [f"`{p}`" for p in c.detect.paths] + [
+            f"`{e}` on PATH" for e in c.detect.executables
+        ]
+        lines.append(f"| {c.name} | {', '.join(marks)} | {'; '.join(c.docs)} |")
+    return "\n".join(lines) + "\n"
+
+
+def _by_id(client_id: str) -> Client:
+    return next(c for c in CLIENTS if c.id == client_id)
+
+
+TABLES: dict[str, Callable[[], str]] = {
+    "project": project_table,
+    "global": global_table,
+    "sources": sources_table,
+}
+_BLOCK = re.compile(
+    r"(<!-- clients:(?P<name>[a-z]+):begin -->\n).*?(<!-- clients:(?P=name):end -->)", re.S
+)
+
+
+def refresh(text: str) -> str:
+    """`text` with every marked block replaced by the table it names."""
+    return _BLOCK.sub(lambda m: m.group(1) + TABLES[m.group("name")]() + m.group(3), text)
+
+
+def main(argv: list[str]) -> int:
+    for name in argv:
+        path = Path(name)
+        path.write_text(refresh(path.read_text(encoding="utf-8")), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,90 @@
+"""opencode (verified with opencode-ai 1.18.33; docs/upskill/clients.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from upskill.clients.base import (
+    AGENT,
+    RULE,
+    SKILL,
+    AgentView,
+    Base,
+    Client,
+    ConfigFile,
+    Detect,
+    EntryStyle,
+    Layout,
+    McpRoute,
+    Placement,
+    PluginRoute,
+    PluginStyle,
+)
+
+DEFAULT_MODE = "subagent"
+
+
+def _agent_fields(agent: AgentView) -> dict[str, Any]:
+    out: dict[str, Any] = {"mode": agent.mode or DEFAULT_MODE}
+    if agent.model is not None:
+        out["model"] = agent.model
+    if agent.restricted:
+        # opencode allows every tool by default (`opencode debug agent` shows
+        # ('*', '*', 'allow')): what `tools:` does not grant must be denied explicitly.
+        every = dict.fromkeys(agent.every_tool, "deny")
+        out["permission"] = every | dict.fromkeys(agent.tools, "allow")
+    elif agent.tools:
+        out["permission"] = dict.fromkeys(agent.tools, "allow")
+    return out
+
+
+CLIENT = Client(
+    id="opencode",
+    name="opencode",
+    family="opencode",
+    kinds={
+        # Rules reach opencode through `instructions` globs in opencode.json
+        # (`lifecycle/ancillary.py`).
+        RULE: Placement(Layout(".agents/rules/{n}/RULE.md", flat=False)),
+        SKILL: Placement(Layout(".agents/skills/{n}/SKILL.md", flat=False)),
+        AGENT: Placement(Layout(".opencode/agents/{n}.md", flat=True)),
+    },
+    detect=Detect(
+        paths=(".opencode", "opencode.json", "opencode.jsonc"),
+        home_paths=(".config/opencode",),
+        executables=("opencode",),
+    ),
+    docs=(
+        "https://opencode.ai/docs/rules/",
+        "https://opencode.ai/docs/skills/",
+        "https://opencode.ai/docs/agents/",
+        "https://opencode.ai/docs/mcp-servers/",
+    ),
+    tools={
+        "read": "read",
+        "write": "edit",  # opencode's permission model rolls write into edit
+        "edit": "edit",
+        "bash": "bash",
+        "grep": "grep",
+        "glob": "glob",
+        "web-fetch": "webfetch",
+        "web-search": "websearch",
+    },
+    models={
+        "sonnet": "anthropic/claude-sonnet-4-6",
+        "opus": "anthropic/claude-opus-4-6",
+        "haiku": "anthropic/claude-haiku-4-5",
+    },
+    agent_fields=_agent_fields,
+    passthrough=True,
+    mcp=McpRoute(
+        EntryStyle.OPENCODE,
+        "mcp",
+        project=ConfigFile("opencode.json", alternatives=("opencode.jsonc",)),
+        user=ConfigFile("opencode/opencode.json", Base.CONFIG, ("opencode/opencode.jsonc",)),
+        env_syntax="{env:VAR}",
+    ),
+    plugins=PluginRoute(PluginStyle.OPENCODE, "opencode"),
+    reads=(".claude/skills/", ".agents/skills/", "AGENTS.md", "CLAUDE.md"),
+    baseline=True,
+)

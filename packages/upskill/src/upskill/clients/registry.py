@@ -1,0 +1,22 @@
+"""The client table: one row per client module, in the order users see them.
+
+Adding a client is adding its module and one line here (CONTRIBUTING.md,
+"Adding a client"); `tests/clients_registry/` fails when a module misses a
+fact or the docs table drifts from this table.
+"""
+
+from __future__ import annotations
+
+from upskill.clients import claude, codex, copilot, gemini, opencode, vscode
+from upskill.clients.base import Client
+
+CLIENTS: tuple[Client, ...] = (
+    claude.CLIENT,
+    copilot.CLIENT,
+    vscode.CLIENT,
+    opencode.CLIENT,
+    codex.CLIENT,
+    gemini.CLIENT,
+)
+
+BY_ID: dict[str, Client] = {c.id: c for c in CLIENTS}

@@ -1,0 +1,49 @@
+"""VS Code (GitHub Copilot Chat): it reads the files written for Copilot (`.github/**`),
+so it is a selection and MCP target that renders Copilot's tree."""
+
+from __future__ import annotations
+
+from upskill.clients import copilot
+from upskill.clients.base import (
+    Base,
+    Client,
+    ConfigFile,
+    Detect,
+    EntryStyle,
+    McpCli,
+    McpRoute,
+    PluginRoute,
+    PluginStyle,
+)
+
+CLIENT = Client(
+    id="vscode",
+    name="VS Code",
+    family="copilot",
+    tree="copilot",
+    kinds=copilot.KINDS,
+    detect=Detect(paths=(".vscode",), executables=("code",)),
+    docs=("https://code.visualstudio.com/docs/copilot/customization/mcp-servers",),
+    tools=copilot.TOOLS,
+    models=copilot.MODELS,
+    rule_fields=copilot.rule_fields,
+    mcp=McpRoute(
+        EntryStyle.STANDARD,
+        "servers",
+        project=ConfigFile(".vscode/mcp.json"),
+        user=ConfigFile("Code/User/mcp.json", Base.APP_CONFIG),
+        # `code --add-mcp` writes the user's profile only.
+        cli=McpCli(
+            "code",
+            add_scopes=frozenset({"user"}),
+            remove_scopes=frozenset(),
+            scope_flag=False,
+            env_flag="",
+            header_flag="",
+            add_payload=True,
+        ),
+    ),
+    plugins=PluginRoute(PluginStyle.EXTENSION, "code"),
+    reads=copilot.CLIENT.reads,
+    baseline=True,
+)
