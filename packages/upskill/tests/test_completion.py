@@ -39,7 +39,7 @@ printf '%s\\n' "${COMPREPLY[@]}"
     ("line", "expected"),
     [
         ("upskill ad", ["add"]),
-        ("upskill add --cl", ["--claude"]),
+        ("upskill add --cl", ["--claude", "--cline"]),
         ("upskill rem", ["remove", "remove-mcp"]),
     ],
 )

@@ -16,13 +16,14 @@ from pathlib import Path
 
 import pytest
 
+from upskill.clients import RENDER_TARGETS
 from upskill.format import load_item_dir
 from upskill.markdown import format_markdown
 from upskill.render import render_item
 
 ROOT = Path(__file__).resolve().parents[3] / "conformance" / "upskill"
 CASES = sorted(p for p in (ROOT / "cases").iterdir() if p.is_dir())
-CLIENTS = ("claude", "copilot", "opencode")
+CLIENTS = RENDER_TARGETS  # every generation client of the registry
 UPDATE = os.environ.get("UPSKILL_UPDATE_GOLDEN") == "1"
 
 
@@ -100,7 +101,11 @@ def _entrypoints() -> list[Path]:
         for client in CLIENTS:
             paths: list[str] = []
             render_case(case, client, entrypoints=paths)
-            found.extend(case / "expected" / client / path for path in paths)
+            found.extend(
+                case / "expected" / client / path
+                for path in paths
+                if path.endswith((".md", ".mdc"))  # Codex role files are TOML
+            )
     return found
 
 
@@ -112,9 +117,17 @@ def test_goldens_are_formatter_idempotent() -> None:
         assert format_markdown(text) == text, path
 
 
-def test_goldens_pass_markdownlint(markdownlint) -> None:  # type: ignore[no-untyped-def]
-    """Every golden entrypoint passes the project's markdownlint configuration."""
-    assert markdownlint(_entrypoints()) == []
+def test_goldens_pass_markdownlint(markdownlint, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Every golden entrypoint passes the project's markdownlint configuration. A Cursor
+    `.mdc` rule is linted by its body: its frontmatter is MDC, not YAML (`globs: **`)."""
+    paths = []
+    for index, path in enumerate(_entrypoints()):
+        if path.suffix == ".mdc":
+            copy = tmp_path / f"{index}-{path.stem}.md"
+            copy.write_text(path.read_text().split("---\n", 2)[2].lstrip("\n"))
+            path = copy
+        paths.append(path)
+    assert markdownlint(paths) == []
 
 
 def test_markdownlint_configuration_reports_violations(markdownlint, tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -228,8 +228,7 @@ def test_agent_tool_without_client_equivalent_is_dropped_with_a_warning(
     assert out["copilot"][0]["tools"] == ["read", "execute"]
     entry = tmp_path / "thing" / "AGENT.md"
     assert out["copilot"][3] == [
-        f"{entry}: agent 'thing': tool '{t}' has no copilot equivalent and is dropped"
-        for t in ("grep", "glob")
+        f"{entry}: agent 'thing': tools 'grep', 'glob' have no copilot equivalent and are dropped"
     ]
     assert out["claude"][3] == [] and out["opencode"][3] == []
 

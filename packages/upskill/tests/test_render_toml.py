@@ -53,8 +53,7 @@ def test_codex_agent_is_a_role_file(tmp_path: Path) -> None:
     )
     entry = item_dir / "AGENT.md"
     assert rendering.warnings == (
-        f"{entry}: agent 'rev': tool 'read' has no codex equivalent and is dropped",
-        f"{entry}: agent 'rev': tool 'grep' has no codex equivalent and is dropped",
+        f"{entry}: agent 'rev': tools 'read', 'grep' have no codex equivalent and are dropped",
     )
 
 

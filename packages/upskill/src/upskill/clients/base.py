@@ -58,9 +58,13 @@ class Placement:
     project: Layout
     user: Layout | None = None  # None: the project layout, relative to $HOME
     carrier: Carrier = Carrier.MARKDOWN
+    at_home: bool = True  # False: the client has no user-level place for the kind
 
     def at(self, home: bool) -> Layout:
         return self.user if home and self.user is not None else self.project
+
+    def serves(self, home: bool) -> bool:
+        return self.at_home or not home
 
 
 @dataclass(frozen=True)
@@ -117,7 +121,11 @@ class EntryStyle(enum.StrEnum):
 
     STANDARD = "standard"  # {"type": "stdio", command, args, env} / {type, url, headers}
     OPENCODE = "opencode"  # {"type": "local", command: [...], environment} / {"type": "remote"}
-    GEMINI = "gemini"  # {command, args, env} / {"httpUrl"} or {"url"} (SSE)
+    GEMINI = "gemini"  # {command, args, env} / {type, url, headers}
+    PLAIN = "plain"  # {command, args, env} / {url, headers}: the transport is inferred
+    HTTPURL = "httpurl"  # {command, args, env} / {httpUrl, headers} or {url} for SSE (Qwen)
+    SERVERURL = "serverurl"  # {command, args, env} / {serverUrl, headers} (Windsurf)
+    STREAMABLE = "streamable"  # {command, args, env} / {"type": "streamable-http"|"sse", url}
     CODEX = "codex"  # TOML [mcp_servers.X]: command, args, env / url, http_headers
 
 
@@ -161,7 +169,11 @@ class McpRoute:
     user: ConfigFile | None
     cli: McpCli | None = None
     remote_types: tuple[str, ...] = ("http", "sse")
-    env_syntax: str = "${VAR}"
+    # How a value refers to an environment variable: `${VAR}` is written in this form
+    # (`NAME` stands for the variable); None when the client expands no reference.
+    env_ref: str | None = "${NAME}"
+    # Spawned servers inherit the client's environment, so `KEY: ${KEY}` can be left out.
+    inherits_env: bool = False
 
 
 class PluginStyle(enum.StrEnum):
@@ -202,6 +214,11 @@ class Client:
     rule_fields: RuleFields = no_rule_fields
     agent_fields: AgentFields = tools_list
     passthrough: bool = False  # items may carry a `<id>:` frontmatter block
+    # The rule file is its body alone: the client reads no frontmatter in rules.
+    bare_rules: bool = False
+    # Frontmatter keys whose string value is written verbatim, unquoted (Cursor's MDC
+    # parser reads `globs: **/*.py` but not the quoted form YAML would need).
+    raw_keys: frozenset[str] = frozenset()
     # The agent's frontmatter names its preloaded skills (else the body gets a
     # `## Skills` section listing them).
     skills_field: bool = False

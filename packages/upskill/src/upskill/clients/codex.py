@@ -54,7 +54,7 @@ CLIENT = Client(
         project=ConfigFile(".codex/config.toml"),
         user=ConfigFile(".codex/config.toml", Base.HOME),
         remote_types=("http",),  # streamable HTTP only: no SSE
-        env_syntax="env_vars / bearer_token_env_var / env_http_headers",
+        env_ref=None,  # env_vars / bearer_token_env_var / env_http_headers instead
     ),
     reads=(".agents/skills/", "AGENTS.md"),
 )

@@ -82,7 +82,7 @@ CLIENT = Client(
         "mcp",
         project=ConfigFile("opencode.json", alternatives=("opencode.jsonc",)),
         user=ConfigFile("opencode/opencode.json", Base.CONFIG, ("opencode/opencode.jsonc",)),
-        env_syntax="{env:VAR}",
+        env_ref="{env:NAME}",
     ),
     plugins=PluginRoute(PluginStyle.OPENCODE, "opencode"),
     reads=(".claude/skills/", ".agents/skills/", "AGENTS.md", "CLAUDE.md"),

@@ -7,7 +7,24 @@ fact or the docs table drifts from this table.
 
 from __future__ import annotations
 
-from upskill.clients import claude, codex, copilot, gemini, opencode, vscode
+from upskill.clients import (
+    amp,
+    claude,
+    cline,
+    codex,
+    copilot,
+    cursor,
+    gemini,
+    junie,
+    kilo,
+    kiro,
+    opencode,
+    qwen,
+    roo,
+    vscode,
+    windsurf,
+    zed,
+)
 from upskill.clients.base import Client
 
 CLIENTS: tuple[Client, ...] = (
@@ -17,6 +34,16 @@ CLIENTS: tuple[Client, ...] = (
     opencode.CLIENT,
     codex.CLIENT,
     gemini.CLIENT,
+    cursor.CLIENT,
+    windsurf.CLIENT,
+    cline.CLIENT,
+    kilo.CLIENT,
+    roo.CLIENT,
+    kiro.CLIENT,
+    qwen.CLIENT,
+    junie.CLIENT,
+    amp.CLIENT,
+    zed.CLIENT,
 )
 
 BY_ID: dict[str, Client] = {c.id: c for c in CLIENTS}

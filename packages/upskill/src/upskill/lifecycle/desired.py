@@ -48,12 +48,14 @@ def clients_for(item_audience: tuple[str, ...] | None, selection: Sequence[str])
 
 
 def _deliverable(
-    kind: str, clients: tuple[str, ...], missed: dict[tuple[str, str], int]
+    kind: str, clients: tuple[str, ...], missed: dict[tuple[str, str], int], home: bool
 ) -> tuple[str, ...]:
-    """The clients with a native place for `kind`; the others are counted in `missed`."""
+    """The clients with a native place for `kind` in the scope; the others are counted in
+    `missed`."""
     out = []
     for client in clients:
-        if kind in get(client).kinds:
+        where = get(client).kinds.get(kind)
+        if where is not None and where.serves(home):
             out.append(client)
         else:
             missed[(client, kind)] = missed.get((client, kind), 0) + 1
@@ -99,6 +101,7 @@ def render_desired(
                 resolved.item.kind.value,
                 clients_for(cat.audience(resolved.item), selection_for(resolved)),
                 missed,
+                home,
             )
             for kept in reused[resolved.key]:
                 _merge(files, kept)
@@ -108,7 +111,7 @@ def render_desired(
             skipped.append(resolved.key)
             warnings.append(f"{resolved.key}: audience excludes every selected client; skipped")
             continue
-        clients = _deliverable(resolved.item.kind.value, admitted, missed)
+        clients = _deliverable(resolved.item.kind.value, admitted, missed, home)
         if not clients:
             continue
         item_clients[resolved.key] = clients

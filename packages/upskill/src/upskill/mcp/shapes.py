@@ -71,42 +71,60 @@ def argument_problem(server: McpServer) -> str | None:
 _ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
-def opencode_refs(value: str) -> str:
-    """`${VAR}` in opencode's own spelling, `{env:VAR}`: opencode does not expand `${VAR}`,
-    so a token written that way reaches the server literally. Never expanded here."""
-    return _ENV_REF.sub(r"{env:\1}", value)
+def refs(value: str, template: str | None) -> str:
+    """`${VAR}` in a client's own spelling (`{env:VAR}` for opencode, `${env:VAR}` for
+    Cursor): a client that does not expand `${VAR}` passes it to the server literally.
+    Never expanded here."""
+    if template is None or template == "${NAME}":
+        return value
+    return _ENV_REF.sub(lambda m: template.replace("NAME", m.group(1)), value)
 
 
 def config_entry(server: McpServer, target: str) -> dict[str, object]:
     """The value stored under the client's root key for this server."""
-    style = route(target).style
-    t = server.transport
-    if style is EntryStyle.OPENCODE:
-        if isinstance(t, LocalTransport):
-            entry: dict[str, object] = {"type": "local", "command": [t.command, *t.args]}
-            if t.env:
-                entry["environment"] = {k: opencode_refs(v) for k, v in t.env}
-            return entry
-        entry = {"type": "remote", "url": t.url}
-        if t.headers:
-            entry["headers"] = {k: opencode_refs(v) for k, v in t.headers}
-        return entry
+    found = route(target)
+    style, t = found.style, server.transport
     if style is EntryStyle.CODEX:
         return codex_entry(server)
     if isinstance(t, LocalTransport):
+        env = {
+            k: refs(v, found.env_ref)
+            for k, v in t.env
+            if not (found.inherits_env and _self_ref(k, v))
+        }
+        if style is EntryStyle.OPENCODE:
+            entry: dict[str, object] = {"type": "local", "command": [t.command, *t.args]}
+            if env:
+                entry["environment"] = env
+            return entry
         # Claude Code's own `claude mcp add` writes `"type": "stdio"` (2.1.197): so do we,
         # and Copilot CLI (1.0.102) reads the same entry from the same `.mcp.json`
         entry = {"type": "stdio"} if style is EntryStyle.STANDARD else {}
         entry["command"] = t.command
         if t.args:
             entry["args"] = list(t.args)
-        if t.env:
-            entry["env"] = dict(t.env)
+        if env:
+            entry["env"] = env
         return entry
-    entry = {"type": t.type, "url": t.url}
+    entry = _remote_head(t, style)
     if t.headers:
-        entry["headers"] = dict(t.headers)
+        entry["headers"] = {k: refs(v, found.env_ref) for k, v in t.headers}
     return entry
+
+
+def _remote_head(t: RemoteTransport, style: EntryStyle) -> dict[str, object]:
+    """The transport and URL keys of a remote entry, in the client's spelling."""
+    if style is EntryStyle.OPENCODE:
+        return {"type": "remote", "url": t.url}
+    if style is EntryStyle.PLAIN:
+        return {"url": t.url}
+    if style is EntryStyle.HTTPURL:
+        return {"httpUrl": t.url} if t.type == "http" else {"url": t.url}
+    if style is EntryStyle.SERVERURL:
+        return {"serverUrl": t.url}
+    if style is EntryStyle.STREAMABLE:
+        return {"type": "streamable-http" if t.type == "http" else t.type, "url": t.url}
+    return {"type": t.type, "url": t.url}
 
 
 def _self_ref(key: str, value: str) -> bool:
@@ -153,11 +171,17 @@ _BEARER = re.compile(r"Bearer \$\{([A-Za-z_][A-Za-z0-9_]*)\}\Z")
 
 
 def unexpanded(server: McpServer, target: str) -> list[str]:
-    """The values a client will pass literally although they hold `${VAR}`: Codex expands
-    no reference, and only the forms `codex_entry` translates reach it as variables."""
-    if route(target).style is not EntryStyle.CODEX:
+    """The values a client will pass literally although they hold `${VAR}`: a client that
+    expands no reference gets only the forms it can forward (Codex: `codex_entry`; a client
+    whose servers inherit its environment: `KEY: ${KEY}`, which is left out)."""
+    found = route(target)
+    if found.env_ref is not None:
         return []
     t = server.transport
+    if found.style is not EntryStyle.CODEX:
+        values = t.env if isinstance(t, LocalTransport) else t.headers
+        keep = [(k, v) for k, v in values if not (found.inherits_env and _self_ref(k, v))]
+        return [k for k, v in keep if _ENV_REF.search(v)]
     if isinstance(t, LocalTransport):
         pairs = [(k, v) for k, v in t.env if not _self_ref(k, v)]
     else:

@@ -22,19 +22,20 @@ def _mapped_tools(agent: Agent, target: str) -> tuple[list[str], list[str]]:
     table = get(target).tools
     requested = agent.tools if agent.tools is not None else CAPABILITIES
     names: list[str] = []
-    warnings: list[str] = []
+    dropped: list[str] = []
     for capability in requested:
         mapped = table.get(capability)
         if mapped is None:
-            if agent.tools is not None:
-                warnings.append(
-                    f"{agent.entrypoint}: agent {agent.name!r}: tool {capability!r} has no "
-                    f"{target} equivalent and is dropped"
-                )
-            continue
-        if mapped not in names:
+            dropped.append(repr(capability))
+        elif mapped not in names:
             names.append(mapped)
-    return names, warnings
+    if not dropped or agent.tools is None:
+        return names, []
+    what = f"tool {dropped[0]} has" if len(dropped) == 1 else f"tools {', '.join(dropped)} have"
+    return names, [
+        f"{agent.entrypoint}: agent {agent.name!r}: {what} no {target} equivalent and "
+        f"{'is' if len(dropped) == 1 else 'are'} dropped"
+    ]
 
 
 def agent_view(agent: Agent, target: str) -> tuple[AgentView, list[str]]:

@@ -12,10 +12,10 @@ import functools
 from dataclasses import dataclass
 
 from upskill.blobs import Payload
-from upskill.clients import family, render_target
+from upskill.clients import family, get, render_target
 from upskill.clients.base import Carrier
 from upskill.errors import RenderError
-from upskill.format.model import Item
+from upskill.format.model import Item, Rule
 from upskill.format.names import name_problem
 from upskill.markdown import LinkRewrite
 from upskill.render.body import render_body
@@ -66,6 +66,13 @@ TOML_KEYS = ("name", "description", "model")
 TOML_BODY = "developer_instructions"
 
 
+def emit_frontmatter(fields: dict[str, object], raw: frozenset[str]) -> str:
+    """YAML frontmatter; keys in `raw` (string values) follow verbatim, unquoted."""
+    verbatim = {k: v for k, v in fields.items() if k in raw and type(v) is str}
+    text = emit_mapping({k: v for k, v in fields.items() if k not in verbatim})
+    return text + "".join(f"{k}: {v}\n" for k, v in verbatim.items())
+
+
 def toml_document(fields: dict[str, object], body: str) -> tuple[str, list[str]]:
     """A TOML role file: the string fields it knows, then the body; the names of the
     fields it had to leave out (a list of tools, a passthrough key of another type)."""
@@ -93,7 +100,7 @@ def render_item(
                 f"{client}: its audience is {audience}",
             ),
         )
-    if placement(item.kind, target) is None:
+    if placement(item.kind, target, site) is None:
         return Rendering(
             (),
             (f"{item.entrypoint}: {client} has no place for {item.kind.plural}; not delivered",),
@@ -115,8 +122,14 @@ def _render(item: Item, target: str, name: str, site: Site) -> Rendering:
     if carrier(item.kind, target) is Carrier.TOML:
         text, dropped = toml_document(fields, body)
         warnings += [f"{item.entrypoint}: field {k!r} has no {target} equivalent" for k in dropped]
+    elif isinstance(item, Rule) and get(target).bare_rules:
+        text = body
+        if item.scope_paths:
+            warnings.append(
+                f"{item.entrypoint}: {target} reads no `paths:`: the rule applies everywhere"
+            )
     else:
-        text = assemble(emit_mapping(fields), body)
+        text = assemble(emit_frontmatter(fields, get(target).raw_keys), body)
     files = [OutputFile(where.entrypoint(name), text.encode("utf-8"), GENERATED_FILE_MODE)]
     base = where.resource_dir(name)
     files.extend(OutputFile(f"{base}/{r.path}", r.data, r.mode) for r in item.resources)

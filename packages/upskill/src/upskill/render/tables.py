@@ -29,13 +29,14 @@ SKILLS_SECTION_LEAD = (
 GENERATED_FILE_MODE = 0o644
 
 
-def placement(kind: Kind, target: str) -> Placement | None:
-    """Where `kind` lands for a client, or None when the client has no native place."""
-    return get(target).kinds.get(kind.value)
+def placement(kind: Kind, target: str, site: Site = PROJECT) -> Placement | None:
+    """Where `kind` lands for a client at a site, or None when it has no native place."""
+    where = get(target).kinds.get(kind.value)
+    return where if where is not None and where.serves(site.home) else None
 
 
 def layout(kind: Kind, target: str, site: Site = PROJECT) -> Layout:
-    where = placement(kind, target)
+    where = placement(kind, target, site)
     if where is None:
         raise KeyError(f"{target} has no native place for {kind.plural}")
     return where.at(site.home)

@@ -1,0 +1,40 @@
+"""Amp: instructions are `AGENTS.md` files only, and it has no user-defined subagents.
+Skills: `.agents/skills` (user: `~/.config/agents/skills`). MCP servers sit under the
+literal dotted key `amp.mcpServers` of its settings file."""
+
+from __future__ import annotations
+
+from upskill.clients.base import (
+    SKILL,
+    Base,
+    Client,
+    ConfigFile,
+    Detect,
+    EntryStyle,
+    Layout,
+    McpRoute,
+    Placement,
+)
+
+CLIENT = Client(
+    id="amp",
+    name="Amp",
+    family="amp",
+    kinds={
+        SKILL: Placement(
+            Layout(".agents/skills/{n}/SKILL.md", flat=False),
+            Layout(".config/agents/skills/{n}/SKILL.md", flat=False),
+        ),
+    },
+    detect=Detect(paths=(".amp",), home_paths=(".config/amp",), executables=("amp",)),
+    docs=("https://ampcode.com/manual",),
+    passthrough=True,
+    mcp=McpRoute(
+        EntryStyle.PLAIN,
+        "amp.mcpServers",
+        project=ConfigFile(".amp/settings.json", alternatives=(".amp/settings.jsonc",)),
+        user=ConfigFile("amp/settings.json", Base.CONFIG, ("amp/settings.jsonc",)),
+        env_ref=None,
+    ),
+    reads=("AGENTS.md", ".agents/skills/", ".claude/skills/"),
+)

@@ -1,0 +1,67 @@
+"""Cursor: rules are `.mdc` files whose frontmatter Cursor's own MDC parser reads
+(`description`, `globs` unquoted and comma-separated, `alwaysApply`); user rules
+live in its settings UI, so a global install has no place for them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from upskill.clients.base import (
+    AGENT,
+    RULE,
+    SKILL,
+    Base,
+    Client,
+    ConfigFile,
+    Detect,
+    EntryStyle,
+    Layout,
+    McpRoute,
+    Placement,
+    Site,
+    model_only,
+)
+
+
+def _rule_fields(paths: tuple[str, ...], site: Site) -> dict[str, Any]:
+    if paths:
+        return {"globs": ",".join(paths), "alwaysApply": False}
+    return {"alwaysApply": True}
+
+
+CLIENT = Client(
+    id="cursor",
+    name="Cursor",
+    family="cursor",
+    kinds={
+        RULE: Placement(Layout(".cursor/rules/{n}.mdc", flat=True), at_home=False),
+        SKILL: Placement(
+            Layout(".agents/skills/{n}/SKILL.md", flat=False),
+            Layout(".cursor/skills/{n}/SKILL.md", flat=False),
+        ),
+        AGENT: Placement(Layout(".cursor/agents/{n}.md", flat=True)),
+    },
+    detect=Detect(
+        paths=(".cursor", ".cursorrules"),
+        home_paths=(".cursor",),
+        executables=("cursor", "cursor-agent"),
+    ),
+    docs=(
+        "https://cursor.com/docs/rules",
+        "https://cursor.com/docs/context/skills",
+        "https://cursor.com/docs/mcp",
+        "rulesync 17 features/rules/cursor-rule.ts (unquoted MDC globs)",
+    ),
+    rule_fields=_rule_fields,
+    raw_keys=frozenset({"globs"}),
+    agent_fields=model_only,
+    passthrough=True,
+    mcp=McpRoute(
+        EntryStyle.PLAIN,
+        "mcpServers",
+        project=ConfigFile(".cursor/mcp.json"),
+        user=ConfigFile(".cursor/mcp.json", Base.HOME),
+        env_ref="${env:NAME}",
+    ),
+    reads=("AGENTS.md", ".agents/skills/", ".claude/skills/", ".claude/agents/", ".codex/agents/"),
+)

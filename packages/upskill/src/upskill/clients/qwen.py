@@ -1,0 +1,56 @@
+"""Qwen Code (read paths verified with qwen 0.24.4, `client-read-paths-more.md`):
+conditional rules in `.qwen/rules/` (`paths:`), skills in `.agents/skills`, agents in
+`.qwen/agents`. MCP servers go to `.qwen/settings.json`, where `${VAR}` is expanded
+(it is not in the project `.mcp.json` Qwen also reads)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from upskill.clients.base import (
+    AGENT,
+    RULE,
+    SKILL,
+    Base,
+    Client,
+    ConfigFile,
+    Detect,
+    EntryStyle,
+    Layout,
+    McpRoute,
+    Placement,
+    Site,
+    model_only,
+)
+
+
+def _rule_fields(paths: tuple[str, ...], site: Site) -> dict[str, Any]:
+    return {"paths": list(paths)} if paths else {}
+
+
+CLIENT = Client(
+    id="qwen",
+    name="Qwen Code",
+    family="qwen",
+    kinds={
+        RULE: Placement(Layout(".qwen/rules/{n}.md", flat=True)),
+        SKILL: Placement(Layout(".agents/skills/{n}/SKILL.md", flat=False)),
+        AGENT: Placement(Layout(".qwen/agents/{n}.md", flat=True)),
+    },
+    detect=Detect(paths=(".qwen", "QWEN.md"), home_paths=(".qwen",), executables=("qwen",)),
+    docs=(
+        "client-read-paths-more.md (qwen 0.24.4, verified)",
+        "https://qwenlm.github.io/qwen-code-docs/en/users/mcp/",
+    ),
+    rule_fields=_rule_fields,
+    agent_fields=model_only,
+    passthrough=True,
+    mcp=McpRoute(
+        EntryStyle.HTTPURL,
+        "mcpServers",
+        project=ConfigFile(".qwen/settings.json"),
+        user=ConfigFile(".qwen/settings.json", Base.HOME),
+        inherits_env=True,
+    ),
+    reads=("AGENTS.md", "QWEN.md", ".agents/skills/", ".mcp.json"),
+)

@@ -1,0 +1,50 @@
+"""Zed: it reads the first of `.rules`, `.cursorrules`, …, `AGENTS.md` as its only
+instructions, so rules have no per-file place; skills in `.agents/skills`; MCP servers
+are `context_servers` in its settings (no `type`, no SSE)."""
+
+from __future__ import annotations
+
+from upskill.clients.base import (
+    SKILL,
+    Base,
+    Client,
+    ConfigFile,
+    Detect,
+    EntryStyle,
+    Layout,
+    McpRoute,
+    Placement,
+)
+
+CLIENT = Client(
+    id="zed",
+    name="Zed",
+    family="zed",
+    kinds={SKILL: Placement(Layout(".agents/skills/{n}/SKILL.md", flat=False))},
+    detect=Detect(paths=(".zed", ".rules"), home_paths=(".config/zed",), executables=("zed",)),
+    docs=(
+        "https://zed.dev/docs/ai/rules",
+        "https://zed.dev/docs/ai/skills",
+        "https://zed.dev/docs/ai/mcp",
+    ),
+    passthrough=True,
+    mcp=McpRoute(
+        EntryStyle.PLAIN,
+        "context_servers",
+        project=ConfigFile(".zed/settings.json"),
+        user=ConfigFile("zed/settings.json", Base.CONFIG),
+        remote_types=("http",),
+        env_ref=None,
+    ),
+    reads=(
+        ".rules",
+        ".cursorrules",
+        ".windsurfrules",
+        ".clinerules",
+        ".github/copilot-instructions.md",
+        "AGENTS.md",
+        "CLAUDE.md",
+        "GEMINI.md",
+        ".agents/skills/",
+    ),
+)
