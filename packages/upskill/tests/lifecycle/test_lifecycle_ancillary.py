@@ -115,7 +115,8 @@ def test_cli_writes_ancillary_only_for_selected_clients(cli, project, registry):
 
 def test_cli_never_modifies_existing_claude_md_and_remove_leaves_ancillary(cli, project, registry):
     (project / "CLAUDE.md").write_text("# Mine\n")
-    cli.ok("add", "../registry", cwd=project)
+    baseline = ("--claude", "--copilot", "--vscode", "--opencode")  # not just the detected one
+    cli.ok("add", "../registry", *baseline, cwd=project)
     assert (project / "CLAUDE.md").read_text() == "# Mine\n"
     settings = (project / ".vscode/settings.json").read_bytes()
     cli.ok("remove", "-y", "--source", f"local:{registry}", cwd=project)

@@ -133,7 +133,8 @@ def test_recipe_every_client_without_clis(project: Any, registry: Path) -> None:
     project.fakes.present(())
     (project.root / ".vscode").mkdir()
     (project.root / ".vscode/mcp.json").write_text('{\n  // mine\n  "servers": {}\n}\n')
-    done = project.run("add", str(registry / "skills/drawio-mcp.bundle.yaml"))
+    bundle = str(registry / "skills/drawio-mcp.bundle.yaml")
+    done = project.run("add", bundle, "--claude", "--copilot", "--vscode", "--opencode")
     assert done.returncode == 0, done.stderr
     assert json.loads((project.root / ".mcp.json").read_text()) == {
         "mcpServers": {"drawio": {"type": "stdio", "command": "drawio-mcp", "args": ["--stdio"],

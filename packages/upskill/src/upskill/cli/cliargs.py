@@ -17,6 +17,9 @@ def scope_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def client_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--all", dest="all_clients", action="store_true", help="select every supported client"
+    )
     for client in SELECTABLE_CLIENTS:
         parser.add_argument(
             f"--{client}",
@@ -26,6 +29,8 @@ def client_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def chosen_clients(args: argparse.Namespace) -> tuple[str, ...]:
+    if getattr(args, "all_clients", False):
+        return SELECTABLE_CLIENTS
     return tuple(c for c in SELECTABLE_CLIENTS if getattr(args, c, False))
 
 

@@ -15,6 +15,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "remove-mcp": ("remove_mcp", "Unregister an MCP server a bundle configured"),
     "list": ("list_installed", "Show what is installed"),
     "doctor": ("doctor", "Check on-disk state against the lockfile"),
+    "clients": ("clients", "List the supported clients, what each takes, and which are detected"),
     "search": ("search", "Search the public registry and configured registries"),
     "index": ("index", "Build or clear the local registry index"),
     "new": ("new", "Scaffold a new rule, skill or agent"),

@@ -42,12 +42,13 @@ def run(args: argparse.Namespace, console: Console) -> int:
     from upskill.cli.cliargs import chosen_clients
     from upskill.cli.runjson import committed_document, emit, run_document
     from upskill.cli.ui import report_dry_run, report_install
+    from upskill.lifecycle.detect import detect
     from upskill.lifecycle.engine import plan_install
     from upskill.lifecycle.flow import commit, hook_bundles
     from upskill.lifecycle.resolve import Request, Resolver, parse_aliases
     from upskill.lifecycle.scope import ScopeKind, resolve_scope
     from upskill.lifecycle.scopelock import ScopeLock
-    from upskill.lifecycle.selection import choose
+    from upskill.lifecycle.selection import choose, in_use
     from upskill.lifecycle.session import Session
     from upskill.sources.spec import parse_source
     from upskill.state.config import load_config
@@ -63,7 +64,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
         )
     spec = parse_source(args.source, cwd=world.cwd, home=world.home)
     aliases, single = parse_aliases(args.aliases)
-    selection = choose(chosen_clients(args), load_config(world)) or ()
+    flags, config = chosen_clients(args), load_config(world)
+    chosen = choose(flags, config)
     session = Session(
         world,
         scope,
@@ -76,18 +78,35 @@ def run(args: argparse.Namespace, console: Console) -> int:
     # Fetch and resolve before taking the scope lock: a bad source writes nothing.
     resolution = Resolver(session.catalog, home=world.home).resolve([request])
 
+    def select() -> tuple[str, ...]:
+        """Flags or config, else what the scope already uses (its lockfile), else the
+        clients detected here, else the baseline. Asked once the scope is settled (an
+        interrupted run completed), so upskill's own outputs read as the lockfile's."""
+        if chosen is not None:
+            return chosen
+        used = in_use(session.read_lock())
+        if used:
+            return used
+        found = detect(scope.root, world.home, world.env, global_=scope.kind is ScopeKind.GLOBAL)
+        if found:
+            signs = ", ".join(f"{d.client} ({d.reason})" for d in found)
+            console.info(f"installing for the clients detected here: {signs} (--all: every client)")
+        return tuple(d.client for d in found)
+
     def plan() -> Outcome:
         console.progress("rendering")
         lock = session.read_lock()
         return plan_install(scope, lock, resolution, selection, force=args.force)
 
     if args.dry_run:
+        selection = select()
         if args.json:
             return emit(console, run_document("add", plan(), scope=scope.kind.value, dry_run=True))
         return report_dry_run(console, plan())
     with ScopeLock(scope.lock_path):
         if session.recover():
             console.info("completed an interrupted run first")
+        selection = select()
         outcome = plan()
         console.progress("writing")
         committed = commit(

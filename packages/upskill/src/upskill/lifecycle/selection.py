@@ -1,7 +1,8 @@
-"""Client selection: flags > project config > global config > the baseline clients.
+"""Client selection: flags > project config > global config > detected > baseline.
 
 `None` means "nothing chose": add installs for the baseline clients, and a bare
-update keeps each item's recorded selection.
+update keeps each item's recorded selection. Detection applies to `add` only: an
+update never widens what was recorded.
 """
 
 from __future__ import annotations
@@ -9,13 +10,28 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from upskill.clients import BASELINE_CLIENTS, SELECTABLE_CLIENTS
+from upskill.lifecycle.detect import Detection
 from upskill.state.config import Config
+from upskill.state.lockfile import Lockfile
 
 
-def choose(flags: Sequence[str], config: Config) -> tuple[str, ...] | None:
+def choose(
+    flags: Sequence[str], config: Config, detected: Sequence[Detection] = ()
+) -> tuple[str, ...] | None:
     if flags:
         return tuple(c for c in SELECTABLE_CLIENTS if c in flags)
-    return config.clients
+    if config.clients is not None:
+        return config.clients
+    if detected:
+        return tuple(d.client for d in detected)
+    return None
+
+
+def in_use(lock: Lockfile) -> tuple[str, ...]:
+    """The clients a scope's installed items were written for (their recorded selections,
+    an empty record being the baseline), in canonical order; empty when nothing is."""
+    used = {c for item in lock.items for c in expand(item.clients)}
+    return tuple(c for c in SELECTABLE_CLIENTS if c in used)
 
 
 def recorded(clients: tuple[str, ...]) -> tuple[str, ...]:
