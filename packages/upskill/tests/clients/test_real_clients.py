@@ -27,6 +27,7 @@ pytestmark = pytest.mark.clients
 REGISTRY = Path(__file__).resolve().parents[4] / "examples" / "registry"
 TOKEN = "tok-from-the-environment"
 AGENTS_MD = "# Team\n\nRun the tests before you commit.\n"
+CLIENTS = ("claude", "copilot", "vscode", "opencode", "codex", "gemini")  # the ones on npm
 
 
 @dataclass(frozen=True)
@@ -54,8 +55,10 @@ def installed(
     (work / "AGENTS.md").write_text(AGENTS_MD)
     (home / ".gemini").mkdir()
     (home / ".gemini/trustedFolders.json").write_text(json.dumps({str(work): "TRUST_FOLDER"}))
+    (home / ".codex").mkdir()  # Codex reads a project's .codex/config.toml once trusted
+    (home / ".codex/config.toml").write_text(f'[projects."{work}"]\ntrust_level = "trusted"\n')
     env = clients.env(home, GITHUB_TOKEN=TOKEN, COPILOT_ALLOW_ALL="true")
-    flags = ["-g"] if scope == "global" else []
+    flags = [*(f"--{c}" for c in CLIENTS), *(["-g"] if scope == "global" else [])]
     done = clients.run(
         [sys.executable, "-m", "upskill", "add", str(REGISTRY), "acme-review", *flags],
         cwd=work,
@@ -195,7 +198,15 @@ def test_codex_prompt(clients: Clients, installed: Install) -> None:
     listed = re.findall(r"^- ([\w.-]+): .*\(file: (r\d+)/", prompt.replace("\\n", "\n"), re.M)
     once((name for name, root in listed if root not in system), installed.skills)
     assert prompt.count("Run the tests before you commit.") == 1  # the repository's AGENTS.md
-    assert json.loads(ask(clients, installed, "codex", "mcp", "list", "--json")) == []
+    # Subagent role files: `spawn_agent` lists each role once, with its description.
+    roles = re.findall(r"\\n([\w.-]+): \{\\n", prompt.split("Available roles:", 1)[1])
+    once((r for r in roles if r.startswith("acme-")), installed.agents)
+    servers = json.loads(ask(clients, installed, "codex", "mcp", "list", "--json"))
+    once((s["name"] for s in servers), installed.mcps)
+    github = next(s for s in servers if s["name"] == "github")["transport"]
+    # Codex expands no `${VAR}`: the reference reaches it as written, never the token
+    assert github["env"] == {"GITHUB_PERSONAL_ACCESS_TOKEN": "${GITHUB_TOKEN}"}
+    assert TOKEN not in json.dumps(servers)
 
 
 # ------------------------------------------------------------------ Gemini CLI
@@ -205,4 +216,5 @@ def test_gemini(clients: Clients, installed: Install) -> None:
     listing = ask(clients, installed, "gemini", "skills", "list")
     once(re.findall(r"^([\w.-]+) \[Enabled\]", listing, re.M), installed.skills)
     done = clients.run(["gemini", "mcp", "list"], cwd=installed.cwd, env=installed.env)
-    assert "No MCP servers configured" in done.stdout + done.stderr  # not a target
+    listed = re.findall(r"^\S+ ([\w.-]+): ", done.stdout + done.stderr, re.M)
+    once(listed, installed.mcps)
