@@ -17,6 +17,11 @@ only at the end, so no command pays for another's writeback or deletions):
 - no-op:  the same command again with nothing changed (`upskill update`);
 - change: one rule's body edited, then the same command (`upskill update`).
 
+`--wide` times the same inputs for the fourteen clients upskill and rulesync both
+write (Claude Code, Copilot, opencode, Codex, Cursor, Windsurf (rulesync's `devin`),
+Cline, Kilo, Roo, Kiro, Qwen Code, Junie, Amp, Zed) against rulesync alone: ruler
+has no target for half of them.
+
 Peak memory is the largest `ru_maxrss` of any upskill process (wait4).
 The peers come from npm into bench/.cache (gitignored):
 ``npm install --prefix bench/.cache rulesync @intellectronica/ruler``; rulesync
@@ -43,6 +48,24 @@ CACHE = BENCH / ".cache"
 N_RULES = 200
 N_SKILLS = 200
 BUDGET = {"cold": 0.2, "no-op": 0.05}
+# upskill client -> rulesync target, for the clients both write (`--wide`)
+WIDE = {
+    "claude": "claudecode",
+    "copilot": "copilot",
+    "opencode": "opencode",
+    "codex": "codexcli",
+    "cursor": "cursor",
+    "windsurf": "devin",
+    "cline": "cline",
+    "kilo": "kilo",
+    "roo": "roo",
+    "kiro": "kiro",
+    "qwen": "qwencode",
+    "junie": "junie",
+    "amp": "amp",
+    "zed": "zed",
+}
+NARROW = {c: WIDE[c] for c in ("claude", "copilot", "opencode")}
 
 PARAGRAPH = (
     "Keep functions small and give every public name a docstring that says why it exists. "
@@ -123,6 +146,19 @@ def node_binary() -> str:
     sys.exit("bench/install.py: rulesync needs Node >= 22 (see the module docstring)")
 
 
+def machine() -> str:
+    """The CPU model and core count, so a figure names where it was measured."""
+    model = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} cores"
+
+
 def timed(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, int]:
     """Wall seconds and peak RSS (KiB) of one process."""
     os.sync()  # no command pays for the writeback of the one before it
@@ -180,7 +216,9 @@ class Tool:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--wide", action="store_true", help="the 14 clients both tools write")
     args = parser.parse_args()
+    targets = WIDE if args.wide else NARROW
     rulesync = CACHE / "node_modules/rulesync/dist/cli/index.js"
     ruler = CACHE / "node_modules/@intellectronica/ruler/dist/cli/index.js"
     if not rulesync.exists() or not ruler.exists():
@@ -206,7 +244,7 @@ def main() -> int:
             str(rulesync),
             "generate",
             "--targets",
-            "claudecode,copilot,opencode",
+            ",".join(targets.values()),
             "--features",
             "*",
             "--silent",
@@ -223,7 +261,7 @@ def main() -> int:
         tools = [
             Tool(
                 "upskill",
-                [upskill, "add", str(registry), "--claude", "--copilot", "--opencode", "-q"],
+                [upskill, "add", str(registry), *(f"--{c}" for c in targets), "-q"],
                 [upskill, "update", "-q"],
                 base / "inputs/upskill-project",
                 registry / "skills" / rule_name(7) / "RULE.md",
@@ -243,6 +281,8 @@ def main() -> int:
                 Path(".ruler") / f"{rule_name(7)}.md",
             ),
         ]
+        if args.wide:
+            tools = tools[:2]
         for run in range(args.runs + 1):  # round 0 warms caches and is discarded
             # Each round starts with a different tool. Finished rounds stay on disk until
             # the end: deleting thousands of files just before a timed command would
@@ -250,27 +290,30 @@ def main() -> int:
             # `discard`).
             work = base / f"run{run}"
             work.mkdir()
-            for tool in tools[run % 3 :] + tools[: run % 3]:
+            for tool in tools[run % len(tools) :] + tools[: run % len(tools)]:
                 tool.round(work, env, f" (edit {run})")
             if run == 0:
                 for tool in tools:
                     tool.times = {k: [] for k in tool.times}
     med = {t.name: {k: statistics.median(v) for k, v in t.times.items()} for t in tools}
     print(
-        f"{N_RULES} rules + {N_SKILLS} skills, targets claude/copilot/opencode, "
-        f"median of {args.runs} alternating runs"
+        f"{N_RULES} rules + {N_SKILLS} skills, targets {'/'.join(targets)}, "
+        f"median of {args.runs} alternating runs on {machine()}"
     )
     print(
         f"{'scenario':<8} {'upskill ms':>11} {'rulesync ms':>12} {'ruler ms':>9} "
         f"{'vs rulesync':>12} {'vs ruler':>9}  budget"
     )
     for scenario in ("cold", "no-op", "change"):
-        u, r, q = (med[n][scenario] for n in ("upskill", "rulesync", "ruler"))
+        u, r = med["upskill"][scenario], med["rulesync"][scenario]
+        q = med["ruler"][scenario] if "ruler" in med else None
         budget = BUDGET.get(scenario)
         verdict = "" if budget is None else f"<= {budget}x {'ok' if u / r <= budget else 'OVER'}"
+        ruler_ms = f"{q * 1e3:>9.1f}" if q is not None else f"{'-':>9}"
+        vs_ruler = f"{u / q:>8.3f}x" if q is not None else f"{'-':>9}"
         print(
-            f"{scenario:<8} {u * 1e3:>11.1f} {r * 1e3:>12.1f} {q * 1e3:>9.1f} "
-            f"{u / r:>11.3f}x {u / q:>8.3f}x  {verdict}"
+            f"{scenario:<8} {u * 1e3:>11.1f} {r * 1e3:>12.1f} {ruler_ms} "
+            f"{u / r:>11.3f}x {vs_ruler}  {verdict}"
         )
     peak_mb = tools[0].peak / 1024
     print(
