@@ -131,6 +131,7 @@ def test_doctor_buckets(cli, h, project, registry):
         "missing_plugins": [],
         "skipped_plugins": [],
         "interrupted_runs": [],
+        "duplicate_reads": [],
     }
     (project / ".claude/rules/commits.md").unlink()
     h.write_item(registry, "rule", "style", "Changed.\n")

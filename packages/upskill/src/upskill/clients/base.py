@@ -227,6 +227,9 @@ class Client:
     # What the client reads besides its own outputs: patterns of other clients' trees
     # (`.claude/skills/`, `AGENTS.md`), so an item written twice can be found.
     reads: tuple[str, ...] = ()
+    # It lists a skill or agent found in several of the trees it reads once, by name
+    # (verified for Copilot CLI and opencode, reported for Kilo and Qwen Code).
+    dedupes: bool = False
     baseline: bool = False  # in the selection when nothing chose or detected clients
 
     @property

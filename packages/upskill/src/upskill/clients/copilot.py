@@ -101,6 +101,7 @@ CLIENT = Client(
         ),
     ),
     plugins=PluginRoute(PluginStyle.MARKETPLACE, "copilot"),
+    dedupes=True,
     reads=(
         ".claude/rules/",
         ".claude/skills/",

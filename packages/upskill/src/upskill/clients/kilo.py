@@ -54,5 +54,6 @@ CLIENT = Client(
         env_ref=None,
         inherits_env=True,
     ),
+    dedupes=True,
     reads=("AGENTS.md", ".agents/skills/", ".claude/skills/", "opencode.json"),
 )

@@ -85,6 +85,7 @@ CLIENT = Client(
         env_ref="{env:NAME}",
     ),
     plugins=PluginRoute(PluginStyle.OPENCODE, "opencode"),
+    dedupes=True,
     reads=(".claude/skills/", ".agents/skills/", "AGENTS.md", "CLAUDE.md"),
     baseline=True,
 )

@@ -52,5 +52,6 @@ CLIENT = Client(
         user=ConfigFile(".qwen/settings.json", Base.HOME),
         inherits_env=True,
     ),
+    dedupes=True,
     reads=("AGENTS.md", "QWEN.md", ".agents/skills/", ".mcp.json"),
 )

@@ -27,6 +27,8 @@ _TITLES = {
     "missing_plugins": "Missing plugins (upskill update)",
     "skipped_plugins": "Skipped plugins (informational)",
     "mcp_entries": "MCP servers",
+    "duplicate_reads": "Read twice by one client (informational: remove a copy, or narrow "
+    "the clients)",
 }
 
 
@@ -34,9 +36,11 @@ def run(args: argparse.Namespace, console: Console) -> int:
     import json
 
     from upskill.lifecycle.doctor import Report, check, run_state
+    from upskill.lifecycle.duplicates import duplicates
     from upskill.lifecycle.extensions import run_doctor
     from upskill.lifecycle.flow import hook_context
-    from upskill.lifecycle.scope import resolve_scope
+    from upskill.lifecycle.scope import ScopeKind, resolve_scope
+    from upskill.lifecycle.selection import in_use
     from upskill.lifecycle.session import Session
     from upskill.world import World
 
@@ -47,6 +51,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
     buckets = check(scope.root, lock)
     buckets["interrupted_runs"] = run_state(scope)
     buckets.update(run_doctor(hook_context(session, lock, (), True)))
+    if scope.kind is ScopeKind.PROJECT:
+        buckets["duplicate_reads"] = duplicates(scope.root, in_use(lock))
     report = Report(buckets)
     if args.json:
         console.json(json.dumps(buckets, indent=2) + "\n")
@@ -72,6 +78,8 @@ def _describe(bucket: str, entry: dict[str, object]) -> str:
         return f"{entry['path']} ({', '.join(entry['items'])}): now {now}"  # type: ignore[arg-type]
     if bucket in ("stale_hashes",):
         return f"{entry['kind']} {entry['name']} from {entry['source']}"
+    if bucket == "duplicate_reads":
+        return f"{entry['client']}: {entry['kind']} {entry['name']} in {', '.join(entry['trees'])}"  # type: ignore[arg-type]
     if bucket == "orphan_entries":
         return f"{entry['kind']} {entry['name']} from {entry['source']}: {entry['reason']}"
     return ", ".join(f"{k}={v}" for k, v in entry.items())
