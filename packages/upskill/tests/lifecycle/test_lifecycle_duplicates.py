@@ -13,13 +13,10 @@ def test_doctor_reports_agents_cursor_reads_twice(cli, project, registry):  # ty
     out = cli.run("doctor", "--json", cwd=project, extra=BIN)
     assert out.returncode == 0  # informational: the user decides which copy goes
     report = json.loads(out.stdout)
+    # The skill renders the same for both: Cursor reads Claude's copy, written once
+    # (install side, item 3). The agents differ (tools), so Cursor keeps its own.
+    assert not (project / ".agents/skills/review").exists()
     assert report["duplicate_reads"] == [
-        {
-            "client": "cursor",
-            "kind": "skill",
-            "name": "review",
-            "trees": [".agents/skills/", ".claude/skills/"],
-        },
         {
             "client": "cursor",
             "kind": "agent",
@@ -30,7 +27,6 @@ def test_doctor_reports_agents_cursor_reads_twice(cli, project, registry):  # ty
     text = cli.run("doctor", cwd=project, extra=BIN)
     assert (
         "Read twice by one client (informational: remove a copy, or narrow the clients):\n"
-        "  cursor: skill review in .agents/skills/, .claude/skills/\n"
         "  cursor: agent reviewer in .cursor/agents/, .claude/agents/\n"
     ) in text.stdout
 
@@ -39,3 +35,14 @@ def test_clients_that_deduplicate_are_not_reported(cli, project, registry):  # t
     cli.ok("add", str(registry), "--claude", "--copilot", "--opencode", cwd=project, extra=BIN)
     report = json.loads(cli.run("doctor", "--json", cwd=project, extra=BIN).stdout)
     assert report["duplicate_reads"] == []  # Copilot and opencode list a name once
+
+
+def test_a_shared_copy_follows_the_selection(cli, project, registry):  # type: ignore[no-untyped-def]
+    cli.ok("add", str(registry), "--claude", "--cursor", cwd=project, extra=BIN)
+    lock = json.loads((project / ".upskill-lock.json").read_text())
+    skill = next(o for o in lock["outputs"] if o["path"] == ".claude/skills/review/SKILL.md")
+    assert skill["owners"] == ["skill:review@claude", "skill:review@cursor"]
+    cli.ok("update", "--cursor", cwd=project, extra=BIN)  # Claude dropped: Cursor's own copy
+    assert (project / ".agents/skills/review/SKILL.md").is_file()
+    assert not (project / ".claude").exists()
+    assert cli.run("doctor", cwd=project, extra=BIN).returncode == 0

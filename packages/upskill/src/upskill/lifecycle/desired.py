@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from upskill.blobs import Payload, payload_digest, payload_size
 from upskill.clients import BASELINE_CLIENTS, family, get, render_target
@@ -13,6 +14,9 @@ from upskill.lifecycle import catalog as cat
 from upskill.lifecycle.fsops import safe_relative
 from upskill.lifecycle.resolve import Resolved
 from upskill.state.lockfile import Owner
+
+if TYPE_CHECKING:
+    from upskill.render import Rendering
 
 
 @dataclass(frozen=True)
@@ -60,6 +64,31 @@ def _deliverable(
         else:
             missed[(client, kind)] = missed.get((client, kind), 0) + 1
     return tuple(out)
+
+
+def served_elsewhere(renderings: Mapping[str, Rendering]) -> dict[str, str]:
+    """Targets that need no copy of their own: the client reads another target's tree,
+    where the same item already lands byte for byte, and would otherwise list it twice
+    (issue 15, item 3: Cursor reads `.claude/skills`). Maps each to the target whose copy
+    serves it. A target whose own path another target also writes keeps it (that copy
+    must exist anyway), and clients that deduplicate by name need nothing."""
+    firsts = {t: r.files[0] for t, r in renderings.items() if r.files}
+    paths: dict[str, int] = {}
+    for first in firsts.values():
+        paths[first.path] = paths.get(first.path, 0) + 1
+    served: dict[str, str] = {}
+    for target, own in firsts.items():
+        client = get(target)
+        if client.dedupes or paths[own.path] > 1 or target in served.values():
+            continue
+        for other, theirs in firsts.items():
+            if other == target or other in served or theirs.path == own.path:
+                continue
+            reads = any(theirs.path.startswith(r) for r in client.reads if r.endswith("/"))
+            if reads and theirs.data == own.data:
+                served[target] = other
+                break
+    return served
 
 
 def undelivered_lines(missed: Mapping[tuple[str, str], int]) -> list[str]:
@@ -119,13 +148,22 @@ def render_desired(
         for client in clients:
             targets.setdefault(render_target(client), []).append(client)
         site = Site(home, frozenset(targets))
-        for target, owners_of in targets.items():
-            rendering = render_item(resolved.item, target, alias=resolved.alias, site=site)
+        renderings = {
+            target: render_item(resolved.item, target, alias=resolved.alias, site=site)
+            for target in targets
+        }
+        served = {} if home else served_elsewhere(renderings)
+        for target in targets:
+            rendering = renderings[target]
             warnings += [f"{resolved.key} ({target}): {w}" for w in rendering.warnings]
+            if target in served:
+                continue  # it reads another client's identical copy: written once
+            readers = [t for t, via in served.items() if via == target]
+            written_for = [c for t in (target, *readers) for c in targets[t]]
             for out in rendering.files:
                 if not safe_relative(out.path):
                     raise RenderError(f"renderer produced an unsafe output path {out.path!r}")
-                owners = tuple(Owner(resolved.key, c) for c in owners_of)
+                owners = tuple(Owner(resolved.key, c) for c in written_for)
                 _merge(files, DesiredFile.of(out.path, out.data, out.mode, owners))
     warnings += undelivered_lines(missed)
     return Desired(files, item_clients, tuple(skipped), tuple(warnings))
