@@ -101,6 +101,11 @@ def no_rule_fields(paths: tuple[str, ...], site: Site) -> dict[str, Any]:
     return {}
 
 
+def paths_list(paths: tuple[str, ...], site: Site) -> dict[str, Any]:
+    """Rules scoped by a `paths:` glob list (Cline, Qwen Code); unscoped: no field."""
+    return {"paths": list(paths)} if paths else {}
+
+
 def tools_list(agent: AgentView) -> dict[str, Any]:
     """The common agent mapping: `model`, then a `tools:` list when restricted."""
     out: dict[str, Any] = {}

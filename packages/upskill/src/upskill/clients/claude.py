@@ -21,6 +21,7 @@ from upskill.clients.base import (
     PluginRoute,
     PluginStyle,
     Site,
+    paths_list,
     tools_list,
 )
 
@@ -33,9 +34,7 @@ COPILOT_EXCLUDE = ("excludeAgent", "coding-agent")
 
 
 def _rule_fields(paths: tuple[str, ...], site: Site) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if paths:
-        out["paths"] = list(paths)
+    out = paths_list(paths, site)
     if "copilot" in site.alongside and not site.home:
         out[COPILOT_EXCLUDE[0]] = COPILOT_EXCLUDE[1]
     return out

@@ -3,8 +3,6 @@ MCP servers only in the CLI's user settings file; no documented subagent files."
 
 from __future__ import annotations
 
-from typing import Any
-
 from upskill.clients.base import (
     RULE,
     SKILL,
@@ -16,13 +14,8 @@ from upskill.clients.base import (
     Layout,
     McpRoute,
     Placement,
-    Site,
+    paths_list,
 )
-
-
-def _rule_fields(paths: tuple[str, ...], site: Site) -> dict[str, Any]:
-    return {"paths": list(paths)} if paths else {}
-
 
 CLIENT = Client(
     id="cline",
@@ -45,7 +38,7 @@ CLIENT = Client(
         "https://docs.cline.bot/customization/skills",
         "https://docs.cline.bot/mcp/configuring-mcp-servers",
     ),
-    rule_fields=_rule_fields,
+    rule_fields=paths_list,
     passthrough=True,
     mcp=McpRoute(
         EntryStyle.PLAIN,

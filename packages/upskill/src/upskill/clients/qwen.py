@@ -5,8 +5,6 @@ conditional rules in `.qwen/rules/` (`paths:`), skills in `.agents/skills`, agen
 
 from __future__ import annotations
 
-from typing import Any
-
 from upskill.clients.base import (
     AGENT,
     RULE,
@@ -19,14 +17,9 @@ from upskill.clients.base import (
     Layout,
     McpRoute,
     Placement,
-    Site,
     model_only,
+    paths_list,
 )
-
-
-def _rule_fields(paths: tuple[str, ...], site: Site) -> dict[str, Any]:
-    return {"paths": list(paths)} if paths else {}
-
 
 CLIENT = Client(
     id="qwen",
@@ -42,7 +35,7 @@ CLIENT = Client(
         "client-read-paths-more.md (qwen 0.24.4, verified)",
         "https://qwenlm.github.io/qwen-code-docs/en/users/mcp/",
     ),
-    rule_fields=_rule_fields,
+    rule_fields=paths_list,
     agent_fields=model_only,
     passthrough=True,
     mcp=McpRoute(
