@@ -127,7 +127,7 @@ def test_updaters_per_scope():
     rules = Installed(
         frozenset({"claude", "copilot", "opencode"}),
         frozenset({"claude", "copilot", "opencode"}),
-        (".agents/rules/a/RULE.md",),
+        (("opencode", ".agents/rules/a/RULE.md"),),
     )
     assert sorted(ancillary_updaters(none, rules, home=False, agents_md=True)) == [
         ".vscode/settings.json",

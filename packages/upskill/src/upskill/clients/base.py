@@ -195,6 +195,24 @@ class PluginRoute:
 
 
 @dataclass(frozen=True)
+class Registration:
+    """Files outside a client's output trees that make it read what upskill wrote
+    (`lifecycle/ancillary.py` keeps them in step with what is installed)."""
+
+    # A memory file created holding only `@AGENTS.md` when the project has an AGENTS.md
+    # (Claude Code's CLAUDE.md); an existing one is never touched.
+    imports_agents_md: str | None = None
+    # A JSON config whose `instructions` array must list the rules: the project file with
+    # one glob, and the user file ($HOME-relative) with one entry per rule.
+    rule_list: str | None = None
+    rule_glob: str = ""
+    rule_list_home: str | None = None
+    # A JSON settings file where `settings_key[0]` must map `settings_key[1]` to true.
+    settings: str | None = None
+    settings_key: tuple[str, str] = ("", "")
+
+
+@dataclass(frozen=True)
 class Detect:
     """What says a client is in use: a project path, a path under $HOME, a CLI on PATH."""
 
@@ -232,6 +250,7 @@ class Client:
     # What the client reads besides its own outputs: patterns of other clients' trees
     # (`.claude/skills/`, `AGENTS.md`), so an item written twice can be found.
     reads: tuple[str, ...] = ()
+    registration: Registration = Registration()
     # It lists a skill or agent found in several of the trees it reads once, by name
     # (verified for Copilot CLI and opencode, reported for Kilo and Qwen Code).
     dedupes: bool = False

@@ -20,6 +20,7 @@ from upskill.clients.base import (
     Placement,
     PluginRoute,
     PluginStyle,
+    Registration,
     Site,
     paths_list,
     tools_list,
@@ -99,6 +100,7 @@ CLIENT = Client(
         ),
     ),
     plugins=PluginRoute(PluginStyle.MARKETPLACE, "claude", scope_flag=True),
+    registration=Registration(imports_agents_md="CLAUDE.md"),
     reads=("AGENTS.md",),  # only through CLAUDE.md's `@AGENTS.md`
     baseline=True,
 )

@@ -20,6 +20,7 @@ from upskill.clients.base import (
     Placement,
     PluginRoute,
     PluginStyle,
+    Registration,
     Site,
 )
 
@@ -102,6 +103,11 @@ CLIENT = Client(
     ),
     plugins=PluginRoute(PluginStyle.MARKETPLACE, "copilot"),
     dedupes=True,
+    # VS Code finds the instructions folder once the workspace settings register it.
+    registration=Registration(
+        settings=".vscode/settings.json",
+        settings_key=("chat.instructionsFilesLocations", ".github/instructions"),
+    ),
     reads=(
         ".claude/rules/",
         ".claude/skills/",

@@ -19,6 +19,7 @@ from upskill.clients.base import (
     Placement,
     PluginRoute,
     PluginStyle,
+    Registration,
 )
 
 DEFAULT_MODE = "subagent"
@@ -86,6 +87,13 @@ CLIENT = Client(
     ),
     plugins=PluginRoute(PluginStyle.OPENCODE, "opencode"),
     dedupes=True,
+    # Rules reach opencode through `instructions` in opencode.json. It globs an absolute
+    # (or `~/`) entry in its last path component only, so the user file lists each rule.
+    registration=Registration(
+        rule_list="opencode.json",
+        rule_glob=".agents/rules/**/RULE.md",
+        rule_list_home=".config/opencode/opencode.json",
+    ),
     reads=(".claude/skills/", ".agents/skills/", "AGENTS.md", "CLAUDE.md"),
     baseline=True,
 )

@@ -8,7 +8,9 @@ per rule, because opencode matches an absolute instruction's glob in its last pa
 component only (`~/.agents/rules/**/RULE.md` finds nothing). Entries follow what the
 lockfile says is installed before and after a run, so narrowing or removing drops
 the entries of rules that are gone. Each updater is pure: current bytes in, new
-bytes out (or None when nothing must change).
+bytes out (or None when nothing must change). Which client needs which file, and
+what goes in it, is the client's `registration` in the registry; this module is
+the mechanism.
 """
 
 from __future__ import annotations
@@ -20,21 +22,32 @@ from pathlib import Path
 from typing import Any
 
 from upskill import jsonc
-from upskill.clients import OPENCODE, render_target
+from upskill.clients import CLIENTS, get, render_target
 from upskill.errors import UpskillError
 from upskill.format.model import Kind
 from upskill.fsio import read_contained
 from upskill.render.tables import Site, layout
 from upskill.state.lockfile import Lockfile
 
-CLAUDE_MD = "CLAUDE.md"
 AGENTS_MD = "AGENTS.md"
+Updater = Callable[[bytes | None], bytes | None]
+# The clients' registrations (`clients.base.Registration`), by the files they name.
+IMPORTERS = {c.id: r.imports_agents_md for c in CLIENTS if (r := c.registration).imports_agents_md}
+RULE_LISTS = {c.id: c.registration for c in CLIENTS if c.registration.rule_list}
+SETTINGS = {c.id: c.registration for c in CLIENTS if c.registration.settings}
+ANCILLARY_FILES: tuple[str, ...] = tuple(
+    sorted(
+        {
+            *IMPORTERS.values(),
+            *(r.rule_list for r in RULE_LISTS.values() if r.rule_list),
+            *(r.rule_list_home for r in RULE_LISTS.values() if r.rule_list_home),
+            *(r.settings for r in SETTINGS.values() if r.settings),
+        }
+    )
+)
+# opencode's, the one client with each registration today (tests and docs name them)
 OPENCODE_JSON = "opencode.json"
-OPENCODE_USER_JSON = ".config/opencode/opencode.json"
-VSCODE_SETTINGS = ".vscode/settings.json"
-OPENCODE_RULE_GLOB = ".agents/rules/**/RULE.md"
-VSCODE_KEY = "chat.instructionsFilesLocations"
-VSCODE_DIR = ".github/instructions"
+OPENCODE_RULE_GLOB = get("opencode").registration.rule_glob
 
 
 class AncillaryError(UpskillError):
@@ -42,6 +55,7 @@ class AncillaryError(UpskillError):
 
 
 def claude_md(current: bytes | None) -> bytes | None:
+    """A memory file holding only `@AGENTS.md`, created once and never edited."""
     return b"@AGENTS.md\n" if current is None else None
 
 
@@ -98,21 +112,28 @@ def opencode_json(current: bytes | None) -> bytes | None:
     return opencode_instructions(OPENCODE_JSON, (OPENCODE_RULE_GLOB,))(current)
 
 
+def settings_flag(path: str, key: str, member: str) -> Updater:
+    """An updater making the JSON object `key` map `member` to true (kept when present)."""
+
+    def update(current: bytes | None) -> bytes | None:
+        if current is None:
+            return _dump({key: {member: True}})
+        value, text, bom = _load(current, path)
+        locations = value.get(key)
+        if locations is not None and type(locations) is not dict:
+            raise AncillaryError(f"cannot update: `{key}` is not an object", path=path)
+        if locations is not None and member in locations:
+            return None
+        return bom + jsonc.set_member(text, (key, member), True).encode()
+
+    return update
+
+
 def vscode_settings(current: bytes | None) -> bytes | None:
-    if current is None:
-        return _dump({VSCODE_KEY: {VSCODE_DIR: True}})
-    value, text, bom = _load(current, VSCODE_SETTINGS)
-    locations = value.get(VSCODE_KEY)
-    if locations is not None and type(locations) is not dict:
-        raise AncillaryError(
-            f"cannot update: `{VSCODE_KEY}` is not an object", path=VSCODE_SETTINGS
-        )
-    if locations is not None and VSCODE_DIR in locations:
-        return None
-    return bom + jsonc.set_member(text, (VSCODE_KEY, VSCODE_DIR), True).encode()
-
-
-Updater = Callable[[bytes | None], bytes | None]
+    """The project's `.vscode/settings.json` with Copilot's instructions folder registered."""
+    copilot = get("copilot").registration
+    assert copilot.settings is not None
+    return settings_flag(copilot.settings, *copilot.settings_key)(current)
 
 
 @dataclass(frozen=True)
@@ -121,27 +142,29 @@ class Installed:
 
     targets: frozenset[str]  # render targets holding any item
     rule_targets: frozenset[str]  # render targets holding a rule
-    opencode_rules: tuple[str, ...]  # opencode rule entrypoints, scope-relative
+    # (client, rule entrypoint) for clients whose user config lists each rule
+    listed_rules: tuple[tuple[str, str], ...]
 
 
 def installed(lock: Lockfile, *, home: bool) -> Installed:
     targets: set[str] = set()
     rule_targets: set[str] = set()
+    rules = [i.name for i in lock.items if i.kind == Kind.RULE.value]
     entrypoints = {
-        layout(Kind.RULE, OPENCODE, Site(home)).entrypoint(i.name)
-        for i in lock.items
-        if i.kind == Kind.RULE.value
+        layout(Kind.RULE, client, Site(home)).entrypoint(name): client
+        for client in RULE_LISTS
+        for name in rules
     }
-    opencode_rules: set[str] = set()
+    listed: set[tuple[str, str]] = set()
     for output in lock.outputs:
         for owner in output.owners:
             target = render_target(owner.client)
             targets.add(target)
             if owner.item.startswith("rule:"):
                 rule_targets.add(target)
-                if target == OPENCODE and output.path in entrypoints:
-                    opencode_rules.add(output.path)
-    return Installed(frozenset(targets), frozenset(rule_targets), tuple(sorted(opencode_rules)))
+                if entrypoints.get(output.path) == target:
+                    listed.add((target, output.path))
+    return Installed(frozenset(targets), frozenset(rule_targets), tuple(sorted(listed)))
 
 
 def ancillary_updaters(
@@ -150,22 +173,32 @@ def ancillary_updaters(
     """Which ancillary files a run touches, given what was installed before and after it
     and whether the scope has an `AGENTS.md`: `CLAUDE.md`'s `@AGENTS.md` is written only
     when it resolves (Claude Code and Copilot inject an unresolved reference as literal
-    text). Nothing a run did not change is rewritten."""
+    text). Nothing a run did not change is rewritten. The files and what goes in them
+    are the clients' registrations (`clients.base.Registration`)."""
     out: dict[str, Updater] = {}
     if home:
-        entries = [f"~/{p}" for p in after.opencode_rules]
-        gone = [f"~/{p}" for p in before.opencode_rules if p not in after.opencode_rules]
-        if entries or gone:
-            out[OPENCODE_USER_JSON] = opencode_instructions(OPENCODE_USER_JSON, entries, gone)
+        for client, reg in RULE_LISTS.items():
+            if reg.rule_list_home is None:
+                continue
+            now = [p for c, p in after.listed_rules if c == client]
+            entries = [f"~/{p}" for p in now]
+            gone = [f"~/{p}" for c, p in before.listed_rules if c == client and p not in now]
+            if entries or gone:
+                path = reg.rule_list_home
+                out[path] = opencode_instructions(path, entries, gone)
         return out
-    if "claude" in after.targets and agents_md:
-        out[CLAUDE_MD] = claude_md
-    if "opencode" in after.rule_targets:
-        out[OPENCODE_JSON] = opencode_json
-    elif "opencode" in before.rule_targets:
-        out[OPENCODE_JSON] = opencode_instructions(OPENCODE_JSON, (), (OPENCODE_RULE_GLOB,))
-    if "copilot" in after.rule_targets:
-        out[VSCODE_SETTINGS] = vscode_settings
+    for client, memory in IMPORTERS.items():
+        if client in after.targets and agents_md:
+            out[memory] = claude_md
+    for client, reg in RULE_LISTS.items():
+        assert reg.rule_list is not None
+        if client in after.rule_targets:
+            out[reg.rule_list] = opencode_instructions(reg.rule_list, (reg.rule_glob,))
+        elif client in before.rule_targets:
+            out[reg.rule_list] = opencode_instructions(reg.rule_list, (), (reg.rule_glob,))
+    for client, reg in SETTINGS.items():
+        if client in after.rule_targets and reg.settings is not None:
+            out[reg.settings] = settings_flag(reg.settings, *reg.settings_key)
     return out
 
 

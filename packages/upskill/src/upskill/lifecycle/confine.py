@@ -15,12 +15,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from upskill.errors import UpskillError
-from upskill.lifecycle.ancillary import (
-    CLAUDE_MD,
-    OPENCODE_JSON,
-    OPENCODE_USER_JSON,
-    VSCODE_SETTINGS,
-)
+from upskill.lifecycle.ancillary import ANCILLARY_FILES
 from upskill.lifecycle.fsops import safe_relative
 from upskill.render.tables import output_trees
 from upskill.state.lockfile import Lockfile
@@ -32,7 +27,6 @@ class UnconfinedPath(UpskillError):
 
 
 OUTPUT_TREES: tuple[str, ...] = output_trees()
-ANCILLARY_FILES: tuple[str, ...] = (CLAUDE_MD, OPENCODE_JSON, OPENCODE_USER_JSON, VSCODE_SETTINGS)
 
 
 def refusal(rel: str) -> str | None:
