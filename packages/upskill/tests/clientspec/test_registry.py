@@ -90,3 +90,11 @@ def test_published_schemas_name_every_client() -> None:
     assert run["$defs"]["client"]["enum"] == list(SELECTABLE_CLIENTS)
     remove = json.loads((schemas / "remove-mcp.schema.json").read_text())
     assert remove["properties"]["clients"]["items"]["enum"] == list(MCP_CLIENTS)
+
+
+def test_global_table_shows_no_place_where_a_client_has_none() -> None:
+    """Cursor keeps user rules in its settings UI and Windsurf in one global file: the
+    table says `—` there, as `upskill clients -g` and the install do."""
+    rows = {line.split(" | ")[0]: line for line in matrix.global_table().splitlines()}
+    assert rows["| Cursor"].startswith("| Cursor | — | `~/.cursor/skills/<n>/SKILL.md` |")
+    assert rows["| Windsurf"].startswith("| Windsurf | — |")

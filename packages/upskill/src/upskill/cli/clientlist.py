@@ -13,11 +13,7 @@ SCHEMA_VERSION = 1
 
 def _kinds(client: Client, *, home: bool) -> dict[str, str | None]:
     """Per kind, the entrypoint template in this scope, or None: no native place."""
-    out: dict[str, str | None] = {}
-    for kind in KIND_NAMES:
-        where = client.kinds.get(kind)
-        out[kind] = where.at(home).entrypoint("<n>") if where and where.serves(home) else None
-    return out
+    return {kind: client.entrypoint(kind, "<n>", home=home) for kind in KIND_NAMES}
 
 
 def _mcp(client: Client, *, home: bool) -> str | None:

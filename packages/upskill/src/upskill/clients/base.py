@@ -259,3 +259,8 @@ class Client:
     @property
     def render_as(self) -> str:
         return self.tree or self.id
+
+    def entrypoint(self, kind: str, name: str, *, home: bool) -> str | None:
+        """Where `name` of `kind` lands in a scope, or None: no native place there."""
+        where = self.kinds.get(kind)
+        return where.at(home).entrypoint(name) if where and where.serves(home) else None

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from upskill.clients.base import AGENT, RULE, SKILL, Base, Client, ConfigFile, Placement
+from upskill.clients.base import AGENT, RULE, SKILL, Base, Client, ConfigFile
 from upskill.clients.registry import CLIENTS
 
 _BASE_PREFIX = {
@@ -24,10 +24,10 @@ _BASE_PREFIX = {
 }
 
 
-def _cell(where: Placement | None, *, home: bool) -> str:
-    if where is None:
+def _cell(client: Client, kind: str, *, home: bool) -> str:
+    path = client.entrypoint(kind, "<n>", home=home)
+    if path is None:
         return "—"
-    path = where.at(home).entrypoint("<n>")
     return f"`~/{path}`" if home else f"`{path}`"
 
 
@@ -52,7 +52,7 @@ def project_table() -> str:
             tree = f"{_by_id(c.tree).name}'s tree"
             cells = [tree, tree, tree]
         else:
-            cells = [_cell(c.kinds.get(k), home=False) for k in (RULE, SKILL, AGENT)]
+            cells = [_cell(c, k, home=False) for k in (RULE, SKILL, AGENT)]
         mcp = "—" if c.mcp is None else f"{_config(c.mcp.project, home=False)} `{c.mcp.root_key}`"
         lines.append(f"| {_flag(c)} | {' | '.join(cells)} | {mcp} |")
     return "\n".join(lines) + "\n"
@@ -66,7 +66,7 @@ def global_table() -> str:
     for c in CLIENTS:
         if c.tree:
             continue
-        cells = [_cell(c.kinds.get(k), home=True) for k in (RULE, SKILL, AGENT)]
+        cells = [_cell(c, k, home=True) for k in (RULE, SKILL, AGENT)]
         mcp = "—" if c.mcp is None else _config(c.mcp.user, home=True)
         lines.append(f"| {c.name} | {' | '.join(cells)} | {mcp} |")
     return "\n".join(lines) + "\n"
