@@ -6,13 +6,20 @@ import json
 
 import pytest
 
+from upskill.clients import get
 from upskill.jsonc import loads
 from upskill.lifecycle.ancillary import (
     AncillaryError,
-    claude_md,
-    opencode_json,
-    vscode_settings,
+    instructions_list,
+    settings_flag,
 )
+from upskill.lifecycle.ancillary import agents_md_import as claude_md
+
+# The updaters the registrations of opencode and Copilot (VS Code) produce.
+OPENCODE = get("opencode").registration
+COPILOT = get("copilot").registration
+opencode_json = instructions_list(OPENCODE.rule_list, (OPENCODE.rule_glob,))
+vscode_settings = settings_flag(COPILOT.settings, *COPILOT.settings_key)
 
 
 def test_claude_md_created_once():

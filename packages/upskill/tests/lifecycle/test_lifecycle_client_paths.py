@@ -6,12 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from upskill.lifecycle.ancillary import (
-    OPENCODE_RULE_GLOB,
-    Installed,
-    ancillary_updaters,
-    opencode_instructions,
-)
+from upskill.clients import get
+from upskill.lifecycle.ancillary import Installed, ancillary_updaters, instructions_list
+
+OPENCODE_RULE_GLOB = get("opencode").registration.rule_glob
 
 
 def _global(cli, tmp_path: Path) -> Path:
@@ -113,11 +111,11 @@ def test_removing_the_last_opencode_rule_drops_the_glob(cli, h, registry, projec
 
 
 def test_opencode_instructions_updater_is_exact():
-    update = opencode_instructions("opencode.json", ["a", "b"], ["old"])
+    update = instructions_list("opencode.json", ["a", "b"], ["old"])
     assert update(None) == b'{\n  "instructions": [\n    "a",\n    "b"\n  ]\n}\n'
     assert update(b'{"instructions": ["old", "a"]}') == b'{"instructions": ["a", "b"]}'
     assert update(b'{"instructions": ["a", "b"]}') is None
-    assert opencode_instructions("o.json", [], ["x"])(None) is None
+    assert instructions_list("o.json", [], ["x"])(None) is None
     bom = b"\xef\xbb\xbf"
     assert update(bom + b'{"instructions": []}') == bom + b'{"instructions": ["a", "b"]}'
 

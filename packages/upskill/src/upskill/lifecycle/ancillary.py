@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from upskill import jsonc
-from upskill.clients import CLIENTS, get, render_target
+from upskill.clients import CLIENTS, render_target
 from upskill.errors import UpskillError
 from upskill.format.model import Kind
 from upskill.fsio import read_contained
@@ -45,16 +45,13 @@ ANCILLARY_FILES: tuple[str, ...] = tuple(
         }
     )
 )
-# opencode's, the one client with each registration today (tests and docs name them)
-OPENCODE_JSON = "opencode.json"
-OPENCODE_RULE_GLOB = get("opencode").registration.rule_glob
 
 
 class AncillaryError(UpskillError):
     """An ancillary file has a shape upskill cannot safely extend."""
 
 
-def claude_md(current: bytes | None) -> bytes | None:
+def agents_md_import(current: bytes | None) -> bytes | None:
     """A memory file holding only `@AGENTS.md`, created once and never edited."""
     return b"@AGENTS.md\n" if current is None else None
 
@@ -80,7 +77,7 @@ def _load(current: bytes, path: str) -> tuple[dict[str, Any], str, bytes]:
     return value, text, bom
 
 
-def opencode_instructions(
+def instructions_list(
     path: str, add: Sequence[str], drop: Sequence[str] = ()
 ) -> Callable[[bytes | None], bytes | None]:
     """An updater making `instructions` hold every entry of `add` and none of `drop`."""
@@ -107,11 +104,6 @@ def opencode_instructions(
     return update
 
 
-def opencode_json(current: bytes | None) -> bytes | None:
-    """The project's `opencode.json` with the rule glob in `instructions`."""
-    return opencode_instructions(OPENCODE_JSON, (OPENCODE_RULE_GLOB,))(current)
-
-
 def settings_flag(path: str, key: str, member: str) -> Updater:
     """An updater making the JSON object `key` map `member` to true (kept when present)."""
 
@@ -127,13 +119,6 @@ def settings_flag(path: str, key: str, member: str) -> Updater:
         return bom + jsonc.set_member(text, (key, member), True).encode()
 
     return update
-
-
-def vscode_settings(current: bytes | None) -> bytes | None:
-    """The project's `.vscode/settings.json` with Copilot's instructions folder registered."""
-    copilot = get("copilot").registration
-    assert copilot.settings is not None
-    return settings_flag(copilot.settings, *copilot.settings_key)(current)
 
 
 @dataclass(frozen=True)
@@ -185,17 +170,17 @@ def ancillary_updaters(
             gone = [f"~/{p}" for c, p in before.listed_rules if c == client and p not in now]
             if entries or gone:
                 path = reg.rule_list_home
-                out[path] = opencode_instructions(path, entries, gone)
+                out[path] = instructions_list(path, entries, gone)
         return out
     for client, memory in IMPORTERS.items():
         if client in after.targets and agents_md:
-            out[memory] = claude_md
+            out[memory] = agents_md_import
     for client, reg in RULE_LISTS.items():
         assert reg.rule_list is not None
         if client in after.rule_targets:
-            out[reg.rule_list] = opencode_instructions(reg.rule_list, (reg.rule_glob,))
+            out[reg.rule_list] = instructions_list(reg.rule_list, (reg.rule_glob,))
         elif client in before.rule_targets:
-            out[reg.rule_list] = opencode_instructions(reg.rule_list, (), (reg.rule_glob,))
+            out[reg.rule_list] = instructions_list(reg.rule_list, (), (reg.rule_glob,))
     for client, reg in SETTINGS.items():
         if client in after.rule_targets and reg.settings is not None:
             out[reg.settings] = settings_flag(reg.settings, *reg.settings_key)
