@@ -170,27 +170,25 @@ def codex_entry(server: McpServer) -> dict[str, object]:
 _BEARER = re.compile(r"Bearer \$\{([A-Za-z_][A-Za-z0-9_]*)\}\Z")
 
 
+# The members of an entry holding values the client passes to the server (env or headers).
+_VALUE_MAPS = ("env", "environment", "headers", "http_headers")
+
+
 def unexpanded(server: McpServer, target: str) -> list[str]:
-    """The values a client will pass literally although they hold `${VAR}`: a client that
-    expands no reference gets only the forms it can forward (Codex: `codex_entry`; a client
-    whose servers inherit its environment: `KEY: ${KEY}`, which is left out)."""
-    found = route(target)
-    if found.env_ref is not None:
+    """The keys whose values a client will pass literally although they hold `${VAR}`: read
+    off the entry `config_entry` writes for a client that expands no reference, so every
+    form it translates (Codex's `env_vars`, an inherited `KEY: ${KEY}` left out) is not
+    reported."""
+    if route(target).env_ref is not None:
         return []
-    t = server.transport
-    if found.style is not EntryStyle.CODEX:
-        values = t.env if isinstance(t, LocalTransport) else t.headers
-        keep = [(k, v) for k, v in values if not (found.inherits_env and _self_ref(k, v))]
-        return [k for k, v in keep if _ENV_REF.search(v)]
-    if isinstance(t, LocalTransport):
-        pairs = [(k, v) for k, v in t.env if not _self_ref(k, v)]
-    else:
-        pairs = [
-            (k, v)
-            for k, v in t.headers
-            if not _ENV_REF.fullmatch(v) and not (k.lower() == "authorization" and _BEARER.match(v))
-        ]
-    return [k for k, v in pairs if _ENV_REF.search(v)]
+    entry = config_entry(server, target)
+    return [
+        key
+        for member in _VALUE_MAPS
+        if isinstance(values := entry.get(member), dict)
+        for key, value in values.items()
+        if _ENV_REF.search(str(value))
+    ]
 
 
 def transport_problem(server: McpServer, target: str) -> str | None:
