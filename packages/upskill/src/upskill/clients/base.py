@@ -19,6 +19,8 @@ RULE = "rule"
 SKILL = "skill"
 AGENT = "agent"
 KIND_NAMES: tuple[str, ...] = (RULE, SKILL, AGENT)
+# The model aliases every client maps (format spec §3.4); any other value passes verbatim.
+MODEL_ALIASES: tuple[str, ...] = ("sonnet", "opus", "haiku")
 
 
 @dataclass(frozen=True)

@@ -10,12 +10,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from upskill.clients.base import KIND_NAMES
 from upskill.errors import FormatError
 from upskill.format.model import Bundle, Item, Kind
 from upskill.sources.fetch import Fetched
 from upskill.sources.spec import SourceKind
-
-KIND_NAMES: tuple[str, ...] = ("rule", "skill", "agent")
 
 
 @dataclass(frozen=True)

@@ -125,17 +125,13 @@ def render_desired(
     warnings: list[str] = []
     missed: dict[tuple[str, str], int] = {}
     for resolved in items:
+        admitted = clients_for(cat.audience(resolved.item), selection_for(resolved))
         if reused is not None and resolved.key in reused:
-            item_clients[resolved.key] = _deliverable(
-                resolved.item.kind.value,
-                clients_for(cat.audience(resolved.item), selection_for(resolved)),
-                missed,
-                home,
-            )
+            kind = resolved.item.kind.value
+            item_clients[resolved.key] = _deliverable(kind, admitted, missed, home)
             for kept in reused[resolved.key]:
                 _merge(files, kept)
             continue
-        admitted = clients_for(cat.audience(resolved.item), selection_for(resolved))
         if not admitted:
             skipped.append(resolved.key)
             warnings.append(f"{resolved.key}: audience excludes every selected client; skipped")

@@ -7,7 +7,7 @@ what the renderer, install, remove and doctor ask, so they never disagree.
 from __future__ import annotations
 
 from upskill.clients import BY_ID, CLIENTS, get
-from upskill.clients.base import PROJECT, Carrier, Layout, Placement, Site
+from upskill.clients.base import MODEL_ALIASES, PROJECT, Carrier, Layout, Placement, Site
 from upskill.format.model import Kind
 
 __all__ = [
@@ -63,6 +63,6 @@ def resolve_model(model: str, target: str) -> str | None:
     """A `model:` value for a client: the §3.4 aliases (sonnet, opus, haiku) map through
     the client's table, and are dropped (None) for a client that has no such model; any
     other value passes through verbatim."""
-    if model in ("sonnet", "opus", "haiku"):
+    if model in MODEL_ALIASES:
         return BY_ID[target].models.get(model)
     return model
