@@ -22,7 +22,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from agents_md_compiler.errors import LockError, ManifestError, ReceiptError
@@ -166,6 +166,13 @@ def declared(root: Path, before: dict[str, str]) -> str | None:
 
 
 def _head(path: Path) -> str:
+    """The start of a regular file; anything else (the FIFO above all) reads as empty.
+
+    Opening the FIFO for reading would block this test forever, which is how a
+    valid manifest naming ``pipe`` as its target once hung the suite.
+    """
+    if not stat.S_ISREG(path.lstat().st_mode):
+        return ""
     try:
         return path.read_bytes()[:200].decode("utf-8", "replace")
     except OSError:
@@ -178,6 +185,11 @@ def _head(path: Path) -> str:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(manifest_text=manifests(), fmt=st.sampled_from(["text", "json"]))
+@example(  # a valid manifest whose target is the FIFO: the run must refuse it, not block
+    manifest_text='schema_version = 1\nbundle_id = "a"\ndefault_target = "pipe"\n'
+    '\n[[modules]]\nid = "a"\nsource = "modules/a.md"\n',
+    fmt="text",
+)
 def test_hostile_manifests_keep_the_invariants(make_workspace, manifest_text, fmt) -> None:  # type: ignore[no-untyped-def]
     with tempfile.TemporaryDirectory() as temp:
         root = Path(temp)
