@@ -77,6 +77,29 @@ HOME = Path("/home/u")
             "v1",
             "skills/x",
         ),
+        (
+            "git@github.com:owner/repo.git@v1:skills",
+            SourceKind.GIT,
+            "git@github.com:owner/repo.git@v1:skills",
+            "v1",
+            "skills",
+        ),
+        ("git@host.example:/srv/r", SourceKind.GIT, "git@host.example:/srv/r", None, None),
+        (
+            "ssh://git@host.example:2222/group/repo/@main",
+            SourceKind.GIT,
+            "ssh://git@host.example:2222/group/repo@main",
+            "main",
+            None,
+        ),
+        ("ssh://host.example/~u/r", SourceKind.GIT, "ssh://host.example/~u/r", None, None),
+        (
+            "file:///srv/git/repo.git:skills",
+            SourceKind.GIT,
+            "file:///srv/git/repo.git:skills",
+            None,
+            "skills",
+        ),
         ("./local", SourceKind.LOCAL, "local:/work/proj/local", None, None),
         ("../up/reg", SourceKind.LOCAL, "local:/work/up/reg", None, None),
         ("/abs/reg", SourceKind.LOCAL, "local:/abs/reg", None, None),
@@ -96,6 +119,9 @@ def test_clone_urls():
     assert gh.clone_url("file:///mirror") == "file:///mirror/o/r.git"
     git = parse_source("https://h.example/g/s/r", cwd=CWD, home=HOME)
     assert git.clone_url() == "https://h.example/g/s/r.git"
+    # ssh, scp-like and file URLs reach git as typed: the path is the remote's own name.
+    for url in ("git@h.example:g/r", "ssh://h.example/g/r.git", "file:///srv/r"):
+        assert parse_source(f"{url}@v1:sub", cwd=CWD, home=HOME).clone_url() == url
 
 
 def test_bundle_paths():
@@ -124,8 +150,18 @@ def test_removed_gitlab_shorthand_is_usage_error(text):
         "https://host",
         "https://user:pw@host/o/r",
         "http://host/o/r",
-        "git@github.com:o/r",
+        "git://host/o/r",
         "https://github.com/a/b/c",
+        "ssh://user:pw@host/o/r",
+        "ssh://-oProxyCommand=x/o/r",
+        "ssh://host",
+        "ssh://host:port/o/r",
+        "git@-oProxyCommand=x:o/r",
+        "-u@host:o/r",
+        "git@host:-o/r",
+        "git@host:o/../r",
+        "file://relative/r",
+        "file:///srv/../r",
     ],
 )
 def test_invalid_sources(text):

@@ -18,6 +18,8 @@ from upskill.errors import UpskillError, UsageError
 BUNDLE_SUFFIX = ".bundle.yaml"
 _GITHUB_PREFIX = "https://github.com/"
 _NAME_PART = re.compile(r"^[A-Za-z0-9._-]+$")
+_HOST = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$")
+_PORT = re.compile(r"^([0-9]{1,5}):")
 
 
 class SourceKind(StrEnum):
@@ -32,10 +34,12 @@ class SourceError(UpskillError):
 
 @dataclass(frozen=True)
 class SourceSpec:
-    """One source: a GitHub repo, any https git remote, or a local directory/bundle file.
+    """One source: a GitHub repo, any git remote, or a local directory/bundle file.
 
-    `location` is `owner/repo` (GitHub), the https URL without `.git` (generic
-    git), or an absolute path (local).
+    `location` is `owner/repo` (GitHub); for any other git remote, the https URL
+    without `.git`, or the `ssh://`, `file://` or `user@host:path` URL as typed
+    (its path is the remote's own name for the repository, `.git` or not); or an
+    absolute path (local).
     """
 
     kind: SourceKind
@@ -68,7 +72,8 @@ class SourceSpec:
         if self.kind is SourceKind.GITHUB:
             return f"{github_base.rstrip('/')}/{self.location}.git"
         if self.kind is SourceKind.GIT:
-            return f"{self.location}.git"
+            https = self.location.startswith("https://")
+            return f"{self.location}.git" if https else self.location
         raise SourceError(f"{self.label}: a local source has no clone URL")
 
     def repo_key(self) -> str:
@@ -116,8 +121,14 @@ def parse_source(text: str, *, cwd: Path, home: Path) -> SourceSpec:
         return SourceSpec(SourceKind.LOCAL, str(_absolute(home / text[2:])))
     if text.startswith("https://"):
         return _parse_https(text, original)
-    if "://" in text or text.startswith(("http:", "git@", "ssh:")):
-        raise UsageError(f"unsupported source {original!r}: use an https URL or owner/repo")
+    remote = _parse_other_git(text, original)
+    if remote is not None:
+        return remote
+    if "://" in text or text.startswith(("http:", "git@", "ssh:", "file:")):
+        raise UsageError(
+            f"unsupported source {original!r}: use owner/repo, an https, ssh:// or file:// URL, "
+            "or user@host:path"
+        )
     base, ref, sub = _split_ref_sub(text, original)
     owner_repo = base.split("/")
     if len(owner_repo) != 2 or not all(_NAME_PART.match(p) for p in owner_repo):
@@ -150,6 +161,57 @@ def _parse_https(text: str, original: str) -> SourceSpec:
     return SourceSpec(SourceKind.GIT, f"https://{host}/{path}", ref, sub)
 
 
+_USER = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]*$")
+_SCP = re.compile(r"^([^@/:]+)@([^@/:]+):(.+)$")
+
+
+def _parse_other_git(text: str, original: str) -> SourceSpec | None:
+    """`ssh://[user@]host[:port]/path`, scp-like `user@host:path` and `file:///path`, each
+    with the usual `[@ref][:subpath]`; None when `text` is none of these. The URL is
+    handed to git as typed, so the user's git configuration (`insteadOf`, ssh keys,
+    credential helpers) applies. Hosts, users and path segments that could read as a
+    command-line option (a leading `-`) are refused."""
+    if text.startswith("ssh://"):
+        authority, slash, rest = text[len("ssh://") :].partition("/")
+        user, at, hostport = authority.rpartition("@")
+        if at and (not _USER.match(user) or ":" in user):
+            raise UsageError(
+                f"invalid source {original!r}: credentials do not belong in the URL; "
+                "configure ssh keys or a git credential helper instead"
+            )
+        host, colon, port = hostport.partition(":")
+        if not slash or not _HOST.match(host) or (colon and not port.isdigit()):
+            raise UsageError(f"invalid source {original!r}: expected ssh://[user@]host[:port]/path")
+        path, ref, sub = _split_ref_sub(rest, original)
+        return SourceSpec(
+            SourceKind.GIT, f"ssh://{authority}/{_remote_path(path, original)}", ref, sub
+        )
+    if text.startswith("file://"):
+        rest = text[len("file://") :]
+        if not rest.startswith("/"):
+            raise UsageError(f"invalid source {original!r}: expected file:///absolute/path")
+        path, ref, sub = _split_ref_sub(rest, original)
+        return SourceSpec(SourceKind.GIT, f"file://{_remote_path(path, original)}", ref, sub)
+    scp = _SCP.match(text)
+    if scp is None or "://" in text:
+        return None
+    user, host, rest = scp.groups()
+    if not _USER.match(user) or not _HOST.match(host):
+        raise UsageError(f"invalid source {original!r}: expected user@host:path")
+    path, ref, sub = _split_ref_sub(rest, original)
+    return SourceSpec(SourceKind.GIT, f"{user}@{host}:{_remote_path(path, original)}", ref, sub)
+
+
+def _remote_path(path: str, original: str) -> str:
+    """The repository path of an ssh, scp-like or file URL, checked and without a trailing
+    slash (a leading one is kept: it is absolute on the remote)."""
+    trimmed = path.rstrip("/")
+    segments = trimmed.lstrip("/").split("/")
+    if any(s in ("", ".", "..") or s.startswith("-") for s in segments):
+        raise UsageError(f"invalid source {original!r}: malformed repository path")
+    return trimmed
+
+
 def _absolute(path: Path) -> Path:
     # Resolve `..` without requiring existence so a missing path still gets a clean label.
     return Path(os.path.normpath(path.absolute()))
@@ -167,13 +229,15 @@ def parse_label(label: str) -> SourceSpec:
         return SourceSpec(SourceKind.GITHUB, base, ref, sub)
     if label.startswith("https://"):
         return _parse_https(label, label)
+    try:
+        remote = _parse_other_git(label, label)
+    except UsageError as exc:
+        raise SourceError(f"invalid recorded source label {label!r}: {exc}") from None
+    if remote is not None:
+        return remote
     if label.startswith(("gitlab:", "gitlab+")):
         return _parse_historical(label)
     raise SourceError(f"unrecognised recorded source label {label!r}")
-
-
-_HOST = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$")
-_PORT = re.compile(r"^([0-9]{1,5}):")
 
 
 def _parse_historical(label: str) -> SourceSpec:
