@@ -281,7 +281,7 @@ def test_saved_state_holds_the_stat_data_of_every_output(cli, project, registry)
     expected = {}
     for record in lock["outputs"]:
         st_ = os.lstat(project / record["path"])
-        expected[record["path"]] = [st_.st_size, st_.st_mtime_ns]
+        expected[record["path"]] = [st_.st_size, st_.st_mtime_ns, 0]
     assert state["outputs"] == expected
     out = cli.ok("update", cwd=project)
     assert out.stderr == "Already up to date.\n"

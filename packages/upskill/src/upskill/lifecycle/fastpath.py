@@ -4,7 +4,9 @@ After every successful write the state of the scope is summarised in the user
 cache dir (never in the committed lockfile, since it holds machine-local stat
 data): the lockfile's digest, the config files' digests, the upskill version,
 each source's fingerprint (git: resolved commit; local: a stat signature of
-the tree) and the (size, mtime) of every recorded output. A bare `update`
+the tree) and the (size, mtime, executable bit) of every recorded output. The
+bit is there because a `chmod` changes neither size nor mtime, and a lost
+executable bit is drift the full path reports (and `--force` restores). A bare `update`
 that finds all of these unchanged has nothing to do and stops before loading
 the YAML parser, the Markdown formatter or the renderer. Any difference falls
 back to the full path, which re-verifies everything by content.
@@ -23,7 +25,7 @@ from typing import Any
 from upskill import __version__
 from upskill.sources.local import Fetched
 
-STATE_VERSION = 1
+STATE_VERSION = 2  # 2: outputs carry the executable bit
 
 
 def state_file(cache_root: Path, scope_root: Path) -> Path:
@@ -85,8 +87,9 @@ def _sign(directory: str, digest: Any) -> list[str]:
 
 
 def output_stats(root: Path, paths: Iterable[str]) -> dict[str, list[int]] | None:
-    """(size, mtime_ns) of each output; None when one is missing or a directory on the way
-    is no longer a real directory (a symlink: the full run then refuses it by name)."""
+    """[size, mtime_ns, executable (0/1)] of each output; None when one is missing or a
+    directory on the way is no longer a real directory (a symlink: the full run then
+    refuses it by name)."""
     stats: dict[str, list[int]] = {}
     base = str(root)
     directories: set[str] = set()
@@ -95,7 +98,7 @@ def output_stats(root: Path, paths: Iterable[str]) -> dict[str, list[int]] | Non
             st = os.lstat(f"{base}/{rel}")
         except OSError:
             return None
-        stats[rel] = [st.st_size, st.st_mtime_ns]
+        stats[rel] = [st.st_size, st.st_mtime_ns, 1 if st.st_mode & 0o100 else 0]
         parent = rel.rpartition("/")[0]
         while parent and parent not in directories:
             directories.add(parent)
@@ -113,7 +116,7 @@ def snapshot(
     fingerprints: Mapping[str, str],
     outputs: Mapping[str, list[int]],
 ) -> dict[str, Any]:
-    """`outputs`: [size, mtime_ns] of every recorded output, as the run that wrote or
+    """`outputs`: [size, mtime_ns, executable] of every recorded output, as the run that wrote or
     verified them saw them (stat data taken before any later edit, so one is noticed)."""
     return {
         "version": STATE_VERSION,

@@ -67,10 +67,11 @@ def commit(
             state=session.scope.state,
         )
     known = dict(outcome.seen)
-    digests = {o.path: o.sha256 for o in outcome.lock.outputs}
+    records = {o.path: o for o in outcome.lock.outputs}
     for path, (size, mtime_ns) in written.items():  # what this run wrote is what it recorded
-        if path in digests:
-            known[path] = FileState(digests[path], size, mtime_ns)
+        if path in records:
+            record = records[path]
+            known[path] = FileState(record.sha256, size, mtime_ns, bool(record.mode & 0o100))
     save_state(session, hooked.lock, known)
     return Committed(hooked.lock, hooked.messages)
 
@@ -101,8 +102,8 @@ def save_state(
 def _pristine_stats(
     session: Session, lock: Lockfile, known: Mapping[str, FileState]
 ) -> dict[str, list[int]] | None:
-    """(size, mtime_ns) of every recorded output when each is on disk as recorded (no kept
-    edits, no foreign files); None otherwise."""
+    """[size, mtime_ns, executable] of every recorded output when each is on disk as
+    recorded, bytes and executable bit (no kept edits, no foreign files); None otherwise."""
     owned: dict[str, int] = {}
     for record in lock.outputs:
         for item in {o.item for o in record.owners}:
@@ -112,12 +113,13 @@ def _pristine_stats(
     stats: dict[str, list[int]] = {}
     base = f"{session.scope.root}/"
     for record in lock.outputs:
+        executable = bool(record.mode & 0o100)
         seen = known.get(record.path)
-        if seen is None or seen.sha256 != record.sha256:
+        if seen is None or seen.sha256 != record.sha256 or seen.executable != executable:
             seen = probe(base + record.path)
-            if seen is None or seen.sha256 != record.sha256:
+            if seen is None or seen.sha256 != record.sha256 or seen.executable != executable:
                 return None
-        stats[record.path] = [seen.size, seen.mtime_ns]
+        stats[record.path] = [seen.size, seen.mtime_ns, int(executable)]
     return stats
 
 
