@@ -253,6 +253,10 @@ class Client:
     # (`.claude/skills/`, `AGENTS.md`), so an item written twice can be found.
     reads: tuple[str, ...] = ()
     registration: Registration = Registration()
+    # Single always-on instruction files the client reads (`CLAUDE.md`, `AGENTS.md`), in
+    # the project and (relative to $HOME) at user level: `upskill import` reads them back.
+    instructions: tuple[str, ...] = ()
+    instructions_home: tuple[str, ...] = ()
     # It lists a skill or agent found in several of the trees it reads once, by name
     # (verified for Copilot CLI and opencode, reported for Kilo and Qwen Code).
     dedupes: bool = False

@@ -101,6 +101,8 @@ CLIENT = Client(
     ),
     plugins=PluginRoute(PluginStyle.MARKETPLACE, "claude", scope_flag=True),
     registration=Registration(imports_agents_md="CLAUDE.md"),
+    instructions=("CLAUDE.md", ".claude/CLAUDE.md"),
+    instructions_home=(".claude/CLAUDE.md",),
     reads=("AGENTS.md",),  # only through CLAUDE.md's `@AGENTS.md`
     baseline=True,
 )

@@ -56,5 +56,7 @@ CLIENT = Client(
         remote_types=("http",),  # streamable HTTP only: no SSE
         env_ref=None,  # env_vars / bearer_token_env_var / env_http_headers instead
     ),
+    instructions=("AGENTS.md",),
+    instructions_home=(".codex/AGENTS.md",),
     reads=(".agents/skills/", "AGENTS.md"),
 )

@@ -108,6 +108,8 @@ CLIENT = Client(
         settings=".vscode/settings.json",
         settings_key=("chat.instructionsFilesLocations", ".github/instructions"),
     ),
+    instructions=(".github/copilot-instructions.md",),
+    instructions_home=(".copilot/copilot-instructions.md",),
     reads=(
         ".claude/rules/",
         ".claude/skills/",

@@ -57,5 +57,7 @@ CLIENT = Client(
         project=ConfigFile(".gemini/settings.json"),
         user=ConfigFile(".gemini/settings.json", Base.HOME),
     ),
+    instructions=("GEMINI.md",),
+    instructions_home=(".gemini/GEMINI.md",),
     reads=(".agents/skills/", "GEMINI.md"),
 )

@@ -94,6 +94,8 @@ CLIENT = Client(
         rule_glob=".agents/rules/**/RULE.md",
         rule_list_home=".config/opencode/opencode.json",
     ),
+    instructions=("AGENTS.md",),
+    instructions_home=(".config/opencode/AGENTS.md",),
     reads=(".claude/skills/", ".agents/skills/", "AGENTS.md", "CLAUDE.md"),
     baseline=True,
 )

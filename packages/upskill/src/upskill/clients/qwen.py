@@ -46,5 +46,7 @@ CLIENT = Client(
         inherits_env=True,
     ),
     dedupes=True,
+    instructions=("QWEN.md",),
+    instructions_home=(".qwen/QWEN.md",),
     reads=("AGENTS.md", "QWEN.md", ".agents/skills/", ".mcp.json"),
 )

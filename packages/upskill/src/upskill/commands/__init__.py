@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "clients": ("clients", "List the supported clients, what each takes, and which are detected"),
     "search": ("search", "Search the public registry and configured registries"),
     "index": ("index", "Build or clear the local registry index"),
+    "import": ("import_", "Read the clients' existing files into a portable registry"),
     "new": ("new", "Scaffold a new rule, skill or agent"),
     "lint": ("lint", "Validate SSOT files against the format spec"),
     "fmt": ("fmt", "Canonicalise frontmatter and format Markdown bodies"),

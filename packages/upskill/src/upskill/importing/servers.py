@@ -1,0 +1,267 @@
+"""Read the MCP servers the selected clients are configured with, as bundle `mcps:` entries.
+
+Where each client keeps its servers, and how it spells an entry, is the registry's
+`McpRoute` (`root_key`, the config file per scope, the entry style, the `env_ref`
+syntax). An entry is read back in any of the spellings `mcp/shapes.py` writes, and
+Codex's forms (`env_vars`, `env_http_headers`, `bearer_token_env_var`) and a client's
+reference syntax (`{env:VAR}`, `${env:VAR}`) become `${VAR}`. A literal secret is
+replaced by a `${VAR}` reference plus `requires-env`, with a note naming the file and
+key and never the value (`secrets`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from upskill import jsonc
+from upskill.clientconf.places import Places, locate
+from upskill.clients import BY_ID
+from upskill.clients.base import Base, EntryStyle
+from upskill.errors import FormatError
+from upskill.importing import secrets
+from upskill.importing.model import Note, NoteKind
+from upskill.importing.names import slug
+from upskill.importing.read import parse_toml, read_text
+from upskill.mcp.shapes import name_problem
+
+KNOWN_KEYS = frozenset(
+    {
+        "type",
+        "command",
+        "args",
+        "env",
+        "environment",
+        "url",
+        "httpUrl",
+        "serverUrl",
+        "headers",
+        "http_headers",
+        "env_vars",
+        "env_http_headers",
+        "bearer_token_env_var",
+    }
+)
+
+
+@dataclass(frozen=True)
+class FoundServer:
+    """One server as a bundle `mcps:` entry: `{local|remote: …, requires-env: […]}`."""
+
+    name: str
+    client: str
+    path: str
+    entry: Mapping[str, Any]
+
+
+def _unref(template: str | None) -> re.Pattern[str] | None:
+    """A pattern matching a client's own reference syntax (`{env:NAME}`), or None."""
+    if template is None or template == "${NAME}":
+        return None
+    return re.compile(re.escape(template).replace("NAME", r"([A-Za-z_][A-Za-z0-9_]*)"))
+
+
+class _Reader:
+    """Turns one client entry into the portable entry, collecting notes as it goes."""
+
+    def __init__(self, server: str, path: str, template: str | None) -> None:
+        self.server = server
+        self.path = path
+        self.pattern = _unref(template)
+        self.notes: list[Note] = []
+        self.required: list[str] = []
+
+    def value(self, where: str, key: str, raw: object, *, keyed: bool) -> str:
+        text = raw if isinstance(raw, str) else str(raw)
+        if self.pattern is not None:
+            text = self.pattern.sub(lambda m: "${" + m.group(1) + "}", text)
+        secret = secrets.looks_secret(key, text) if keyed else _shaped(text)
+        if secret:
+            var = self._variable(where, key)
+            text = f"{secrets.scheme_of(text)}${{{var}}}" if keyed else _redact(text, var)
+            self.notes.append(
+                Note(
+                    NoteKind.SECRET,
+                    f"{self.path}: mcp server {self.server!r}: {where} {key!r} holds a literal "
+                    f"secret; imported as ${{{var}}} (set {var} in the environment)",
+                )
+            )
+        for ref in secrets.ENV_REF.findall(text):
+            if ref not in self.required:
+                self.required.append(ref)
+        return text
+
+    def _variable(self, where: str, key: str) -> str:
+        if where == "env" and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
+            return key
+        suffix = "TOKEN" if key.lower() == "authorization" else key
+        return secrets.env_name(f"{self.server}_{suffix}")
+
+    def mapping(self, where: str, raw: object) -> dict[str, str]:
+        if not isinstance(raw, dict):
+            return {}
+        return {str(k): self.value(where, str(k), v, keyed=True) for k, v in raw.items()}
+
+
+def _shaped(text: str) -> bool:
+    return secrets.TOKEN_SHAPES.search(secrets.literal_part(text)) is not None
+
+
+def _redact(text: str, var: str) -> str:
+    return secrets.TOKEN_SHAPES.sub("${" + var + "}", text)
+
+
+def portable_entry(
+    name: str,
+    entry: Mapping[str, Any],
+    path: str,
+    template: str | None,
+    style: EntryStyle = EntryStyle.STANDARD,
+) -> tuple[dict[str, Any], list[Note]]:
+    """The bundle `mcps:` value for one client entry, and its notes."""
+    reader = _Reader(name, path, template)
+    command = entry.get("command")
+    out: dict[str, Any]
+    if command is not None:
+        words = command if isinstance(command, list) else [command]
+        args = [*words[1:], *(entry.get("args") or [])]
+        local: dict[str, Any] = {
+            "command": reader.value("command", "command", words[0], keyed=False)
+        }
+        if args:
+            local["args"] = [reader.value("args", "args", a, keyed=False) for a in args]
+        env = reader.mapping("env", entry.get("env") or entry.get("environment"))
+        for var in entry.get("env_vars") or []:
+            if isinstance(var, str):
+                env.setdefault(var, reader.value("env", var, f"${{{var}}}", keyed=True))
+        if env:
+            local["env"] = env
+        out = {"local": local}
+    else:
+        url_key = next((k for k in ("url", "httpUrl", "serverUrl") if k in entry), None)
+        if url_key is None:
+            raise FormatError(f"mcp server {name!r} has neither a command nor a url", path=path)
+        sse_url = style is EntryStyle.HTTPURL and url_key == "url"
+        transport = "sse" if entry.get("type") == "sse" or sse_url else "http"
+        remote: dict[str, Any] = {
+            "type": transport,
+            "url": reader.value("url", "url", entry[url_key], keyed=False),
+        }
+        headers = reader.mapping("header", entry.get("headers") or entry.get("http_headers"))
+        for header, var in (entry.get("env_http_headers") or {}).items():
+            headers[str(header)] = reader.value("header", str(header), f"${{{var}}}", keyed=True)
+        bearer = entry.get("bearer_token_env_var")
+        if isinstance(bearer, str):
+            headers["Authorization"] = reader.value(
+                "header", "Authorization", f"Bearer ${{{bearer}}}", keyed=True
+            )
+        if headers:
+            remote["headers"] = headers
+        out = {"remote": remote}
+    if reader.required:
+        out["requires-env"] = list(reader.required)
+    unknown = sorted(k for k in entry if k not in KNOWN_KEYS)
+    notes = reader.notes
+    if unknown:
+        notes.append(
+            Note(
+                NoteKind.LOSSY,
+                f"{path}: mcp server {name!r}: {', '.join(unknown)} not portable; left out",
+            )
+        )
+    return out, notes
+
+
+def _load(path: Path, text: str) -> object:
+    if path.suffix == ".toml":
+        return parse_toml(text, path)
+    try:
+        return jsonc.loads(text)
+    except jsonc.JsoncError as exc:
+        raise FormatError(exc.message, path=path, line=exc.line) from None
+
+
+def _shown(path: Path, places: Places) -> str:
+    for base, label in ((places.root, ""), (places.home, "~/")):
+        if path.is_relative_to(base):
+            return label + path.relative_to(base).as_posix()
+    return path.as_posix()
+
+
+def scan_servers(
+    places: Places, clients: Iterable[str], *, home: bool
+) -> tuple[list[FoundServer], list[Note]]:
+    """Every server in the selected clients' config files of this scope, each file once."""
+    found: list[FoundServer] = []
+    notes: list[Note] = []
+    seen: set[Path] = set()
+    for client in clients:
+        route = BY_ID[client].mcp
+        file = None if route is None else (route.user if home else route.project)
+        if route is None or file is None:
+            continue
+        location = locate(file, route.root_key, places)
+        path = next((p for p in (location.path, *location.alternatives) if p.is_file()), None)
+        if path is None or path in seen:
+            continue
+        seen.add(path)
+        text = read_text(path, location.within if file.base is Base.ROOT else None)
+        if text is None or not text.strip():
+            continue
+        data = _load(path, text)
+        servers = data.get(route.root_key) if isinstance(data, dict) else None
+        if servers is None:
+            continue
+        if not isinstance(servers, dict):
+            raise FormatError(f"`{route.root_key}` must be an object", path=path)
+        shown = _shown(path, places)
+        for name, entry in servers.items():
+            if not isinstance(entry, dict):
+                raise FormatError(f"mcp server {name!r} must be an object", path=path)
+            portable, more = portable_entry(str(name), entry, shown, route.env_ref, route.style)
+            notes.extend(more)
+            found.append(FoundServer(str(name), client, shown, portable))
+    return found, notes
+
+
+def merge_servers(found: Iterable[FoundServer]) -> tuple[dict[str, dict[str, Any]], list[Note]]:
+    """One entry per name: identical entries merge, a differing one is renamed."""
+    out: dict[str, dict[str, Any]] = {}
+    origin: dict[str, list[str]] = {}
+    notes: list[Note] = []
+    for server in found:
+        name = server.name
+        if name_problem(name) is not None:
+            name = slug(name) or "server"
+            notes.append(
+                Note(
+                    NoteKind.RENAME,
+                    f"{server.path}: mcp server {server.name!r} imported as {name!r}",
+                )
+            )
+        if name in out and out[name] == server.entry:
+            origin[name].append(server.path)
+            continue
+        if name in out:
+            renamed = f"{name}-{server.client}"
+            number = 2
+            while renamed in out:
+                renamed = f"{name}-{server.client}-{number}"
+                number += 1
+            notes.append(
+                Note(
+                    NoteKind.RENAME,
+                    f"{server.path}: mcp server {name!r} differs from the one in "
+                    f"{origin[name][0]}; imported as {renamed!r}",
+                )
+            )
+            name = renamed
+        out[name] = dict(server.entry)
+        origin[name] = [server.path]
+    for name, paths in origin.items():
+        if len(paths) > 1:
+            notes.append(Note(NoteKind.MERGE, f"mcp server {name!r}: merged {', '.join(paths)}"))
+    return out, notes

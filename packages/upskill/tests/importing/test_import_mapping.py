@@ -1,0 +1,248 @@
+"""The reverse mapping, unit by unit: frontmatter back to portable fields, merges,
+renames, `--split`, MCP spellings and secrets (through `plan_import`, no CLI)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from upskill.clientconf.places import Places
+from upskill.clients import SELECTABLE_CLIENTS
+from upskill.format.yamlio import load_yaml
+from upskill.importing import secrets
+from upskill.importing.model import ImportPlan, NoteKind
+from upskill.importing.plan import plan_import
+
+
+def _plan(root: Path, files: dict[str, str], *, split: bool = False) -> ImportPlan:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    places = Places(root, root / "home", root / "home" / ".config")
+    return plan_import(places, SELECTABLE_CLIENTS, home=False, split=split)
+
+
+def _file(plan: ImportPlan, rel: str) -> str:
+    found = {f.path: f.data for f in plan.files}
+    data = found[rel]
+    assert isinstance(data, bytes)
+    return data.decode()
+
+
+def _frontmatter(plan: ImportPlan, rel: str) -> dict[str, Any]:
+    text = _file(plan, rel)
+    data = load_yaml(text.split("---\n")[1], Path(rel))
+    assert isinstance(data, dict)
+    return data
+
+
+def test_copilot_apply_to_everything_is_an_unscoped_rule(tmp_path: Path) -> None:
+    plan = _plan(
+        tmp_path, {".github/instructions/a.instructions.md": "---\napplyTo: '**'\n---\n\nA.\n"}
+    )
+    assert _frontmatter(plan, "rules/a/RULE.md") == {
+        "schema": 1,
+        "name": "a",
+        "description": "Rule a imported from .github/instructions/a.instructions.md",
+    }
+
+
+def test_cursor_globs_become_scope_paths_and_always_apply_needs_no_passthrough(
+    tmp_path: Path,
+) -> None:
+    plan = _plan(
+        tmp_path,
+        {
+            ".cursor/rules/py.mdc": "---\ndescription: Py\nglobs: **/*.py, *.pyi\n"
+            "alwaysApply: false\n---\n\nPy.\n",
+            ".cursor/rules/all.mdc": "---\ndescription: All\nalwaysApply: true\n---\n\nAll.\n",
+        },
+    )
+    assert _frontmatter(plan, "rules/py/RULE.md")["scope"] == {"paths": ["**/*.py", "*.pyi"]}
+    assert "cursor" in _frontmatter(plan, "rules/py/RULE.md")  # `, ` is not Cursor's `,`
+    assert _frontmatter(plan, "rules/all/RULE.md") == {
+        "schema": 1,
+        "name": "all",
+        "description": "All",
+    }
+
+
+def test_agent_tools_and_model_map_back_and_client_ids_stay_in_passthrough(
+    tmp_path: Path,
+) -> None:
+    plan = _plan(
+        tmp_path,
+        {
+            ".claude/agents/a.md": "---\nname: a\ndescription: A\nmodel: opus\n"
+            "tools: Read, Bash\n---\n\nA.\n",
+            ".github/agents/b.agent.md": "---\nname: b\ndescription: B\n"
+            "model: gpt-5\ntools:\n- read\n- search\n---\n\nB.\n",
+        },
+    )
+    a = _frontmatter(plan, "agents/a/AGENT.md")
+    assert (a["model"], a["tools"]) == ("opus", ["read", "bash"])
+    assert a["claude"] == {"tools": "Read, Bash"}
+    b = _frontmatter(plan, "agents/b/AGENT.md")
+    assert b["tools"] == ["read", "grep", "glob"]
+    assert "model" not in b
+    assert b["copilot"] == {"model": "gpt-5"}
+
+
+def test_unknown_tool_names_keep_the_whole_list_in_passthrough(tmp_path: Path) -> None:
+    plan = _plan(
+        tmp_path,
+        {".claude/agents/a.md": "---\ndescription: A\ntools:\n- Read\n- mcp__x__y\n---\n\nA.\n"},
+    )
+    fm = _frontmatter(plan, "agents/a/AGENT.md")
+    assert "tools" not in fm
+    assert fm["claude"] == {"tools": ["Read", "mcp__x__y"]}
+
+
+def test_split_makes_one_rule_per_top_level_section(tmp_path: Path) -> None:
+    text = (
+        "Intro.\n\n# Build\n\nRun make.\n\n## Details\n\nMore.\n\n"
+        "# Test\n\n```sh\n# not a heading\n```\n"
+    )
+    plan = _plan(tmp_path, {"CLAUDE.md": text}, split=True)
+    assert [i.name for i in plan.items] == ["claude-md", "build", "test"]
+    assert _file(plan, "rules/build/RULE.md").endswith(
+        "description: Build\n---\n\nRun make.\n\n## Details\n\nMore.\n"
+    )
+    assert _file(plan, "rules/test/RULE.md").endswith("```sh\n# not a heading\n```\n")
+
+
+def test_an_h1_moves_down_a_level_without_split(tmp_path: Path) -> None:
+    plan = _plan(tmp_path, {"AGENTS.md": "# Title\n\n## Sub\n\nText.\n"})
+    assert _file(plan, "rules/agents-md/RULE.md").endswith("\n## Title\n\n### Sub\n\nText.\n")
+
+
+def test_a_stub_importing_another_instruction_file_is_left_out(tmp_path: Path) -> None:
+    plan = _plan(tmp_path, {"CLAUDE.md": "@AGENTS.md\n", "AGENTS.md": "Use uv.\n"})
+    assert [i.name for i in plan.items] == ["agents-md"]
+    assert [n.kind for n in plan.notes] == [NoteKind.SKIP]
+
+
+def test_renames_are_deterministic_and_reported(tmp_path: Path) -> None:
+    plan = _plan(
+        tmp_path,
+        {
+            ".claude/rules/My_Rule.md": "One.\n",
+            ".claude/rules/my-rule.md": "Two.\n",
+            ".claude/rules/claude-md.md": "Three.\n",
+            "CLAUDE.md": "Four.\n",
+        },
+    )
+    names = sorted(i.name for i in plan.items)
+    assert names == ["claude-md", "claude-md-2", "my-rule", "my-rule-2"]
+    renames = [n.message for n in plan.notes if n.kind is NoteKind.RENAME]
+    assert renames == [
+        ".claude/rules/My_Rule.md: rule name 'My_Rule' is not a portable name; "
+        "imported as 'my-rule'",
+        ".claude/rules/my-rule.md: rule 'my-rule' is already taken by .claude/rules/My_Rule.md; "
+        "imported as 'my-rule-2'",
+        "CLAUDE.md: rule 'claude-md' is already taken by .claude/rules/claude-md.md; "
+        "imported as 'claude-md-2'",
+    ]
+
+
+def test_bodies_differing_in_one_block_become_client_blocks_when_smaller(tmp_path: Path) -> None:
+    shared = "".join(f"Paragraph {n} of the shared guidance, long enough.\n\n" for n in range(8))
+    plan = _plan(
+        tmp_path,
+        {
+            ".claude/rules/r.md": f"---\ndescription: R\n---\n\n{shared}Claude ends here.\n",
+            ".github/instructions/r.instructions.md": "---\ndescription: R\napplyTo: '**'\n---\n\n"
+            f"{shared}Copilot ends here.\n",
+        },
+    )
+    body = _file(plan, "rules/r/RULE.md")
+    assert "<!-- @client:!copilot -->\n\nClaude ends here.\n\n<!-- @endclient -->" in body
+    assert "<!-- @client:copilot -->\n\nCopilot ends here.\n\n<!-- @endclient -->" in body
+    assert [f.path for f in plan.files if "RULE." in f.path] == ["rules/r/RULE.md"]
+    merges = [n.message for n in plan.notes if n.kind is NoteKind.MERGE]
+    assert merges == [
+        "rule 'r': merged .claude/rules/r.md, .github/instructions/r.instructions.md "
+        "(differing bodies as @client blocks)"
+    ]
+
+
+def test_short_differing_bodies_become_override_files(tmp_path: Path) -> None:
+    plan = _plan(
+        tmp_path,
+        {".claude/rules/r.md": "Claude.\n", ".github/instructions/r.instructions.md": "Copilot.\n"},
+    )
+    assert _file(plan, "rules/r/RULE.copilot.md") == "Copilot.\n"
+    assert _file(plan, "rules/r/RULE.md").endswith("\nClaude.\n")
+
+
+def test_client_reference_syntax_becomes_dollar_braces(tmp_path: Path) -> None:
+    plan = _plan(
+        tmp_path,
+        {
+            "opencode.json": '{"mcp": {"a": {"type": "local", "command": ["run", "x"],'
+            ' "environment": {"K": "{env:K}", "P": "pre-{env:Q}"}}}}',
+            ".cursor/mcp.json": '{"mcpServers": {"b": {"url": "https://b.example",'
+            ' "headers": {"Authorization": "Bearer ${env:B_TOKEN}"}}}}',
+            ".codex/config.toml": '[mcp_servers.c]\ncommand = "c"\nenv_vars = ["C_HOME"]\n'
+            '[mcp_servers.d]\nurl = "https://d.example"\nbearer_token_env_var = "D_TOKEN"\n',
+        },
+    )
+    bundle = load_yaml(_file(plan, "imported.bundle.yaml"), Path("b"))
+    assert bundle["mcps"] == {
+        "a": {
+            "local": {"command": "run", "args": ["x"], "env": {"K": "${K}", "P": "pre-${Q}"}},
+            "requires-env": ["K", "Q"],
+        },
+        "b": {
+            "remote": {
+                "type": "http",
+                "url": "https://b.example",
+                "headers": {"Authorization": "Bearer ${B_TOKEN}"},
+            },
+            "requires-env": ["B_TOKEN"],
+        },
+        "c": {
+            "local": {"command": "c", "env": {"C_HOME": "${C_HOME}"}},
+            "requires-env": ["C_HOME"],
+        },
+        "d": {
+            "remote": {
+                "type": "http",
+                "url": "https://d.example",
+                "headers": {"Authorization": "Bearer ${D_TOKEN}"},
+            },
+            "requires-env": ["D_TOKEN"],
+        },
+    }
+    assert not [n for n in plan.notes if n.kind is NoteKind.SECRET]
+
+
+def test_same_server_differing_between_clients_is_renamed(tmp_path: Path) -> None:
+    plan = _plan(
+        tmp_path,
+        {
+            ".mcp.json": '{"mcpServers": {"s": {"command": "one"}}}',
+            ".vscode/mcp.json": '{"servers": {"s": {"command": "two"}}}',
+        },
+    )
+    assert plan.servers == ("s", "s-vscode")
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "secret"),
+    [
+        ("GITHUB_TOKEN", "abc", True),
+        ("Authorization", "Bearer abc", True),
+        ("Authorization", "Bearer ${TOKEN}", False),
+        ("API_KEY", "${API_KEY}", False),
+        ("LOG_LEVEL", "debug", False),
+        ("LOG_LEVEL", "ghp_" + "a1" * 18, True),
+        ("REGION", "AKIA" + "A1B2C3D4E5F6G7H8", True),
+        ("PATH_HINT", "/usr/local/bin", False),
+        ("X", "", False),
+    ],
+)
+def test_what_looks_like_a_secret(key: str, value: str, secret: bool) -> None:
+    assert secrets.looks_secret(key, value) is secret
