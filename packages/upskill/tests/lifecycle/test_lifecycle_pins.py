@@ -62,3 +62,60 @@ def test_the_users_own_git_config_applies(tagged, cli, project, tmp_path):  # ty
     assert (project / ".claude/rules/style.md").read_text().endswith("v1 style.\n")
     assert (project / ".claude/skills/tool/SKILL.md").is_file()
     assert own.ok("update", "--dry-run", cwd=project).stdout == "nothing to do\n"
+
+
+def test_add_at_another_ref_re_pins_the_installed_source(tagged, cli, project, h):  # type: ignore[no-untyped-def]
+    cli.ok("add", "acme/skills@v1", "--claude", cwd=project)
+    v1 = {i["name"]: i["commit"] for i in _lock(project)["items"]}
+    style = project / ".claude/rules/style.md"
+    assert style.read_text().endswith("v1 style.\n")
+    # The same ref again changes nothing, to the byte and the mtime.
+    before = h.snapshot(project)
+    out = cli.ok("add", "acme/skills@v1", "--claude", cwd=project)
+    assert "re-pin" not in out.stderr
+    assert h.snapshot(project) == before
+    # --dry-run shows what the new ref changes and writes nothing.
+    out = cli.ok("add", "acme/skills@v2", "--claude", "--dry-run", cwd=project)
+    assert out.stderr.endswith(
+        "would re-pin github:acme/skills@v1 -> github:acme/skills@v2: style, tool\n"
+    )
+    assert out.stdout == "  update             .claude/rules/style.md\n"
+    assert h.snapshot(project) == before
+    out = cli.ok("add", "acme/skills@v2", "--claude", cwd=project)
+    assert out.stderr.endswith(
+        "re-pinned github:acme/skills@v1 -> github:acme/skills@v2: style, tool\n"
+        "1 item updated (1 file changed)\n"
+    )
+    items = _lock(project)["items"]
+    assert [(i["name"], i["source"], i["ref"]) for i in items] == [
+        ("style", "github:acme/skills@v2", "v2"),
+        ("tool", "github:acme/skills@v2", "v2"),
+    ]
+    assert all(i["commit"] != v1[i["name"]] for i in items)
+    assert style.read_text().endswith("v2 style.\n")
+    assert cli.ok("update", cwd=project).stderr.endswith("Already up to date.\n")
+
+
+def test_a_re_pin_keeps_a_local_edit(tagged, cli, project):  # type: ignore[no-untyped-def]
+    cli.ok("add", "acme/skills@v1", "style", "--claude", cwd=project)
+    style = project / ".claude/rules/style.md"
+    style.write_text("mine\n")
+    out = cli.ok("add", "acme/skills@v2", "style", "--claude", cwd=project)
+    assert "kept local edit: .claude/rules/style.md (use --force to replace it)" in out.stderr
+    assert style.read_text() == "mine\n"
+    assert _sources(project) == [("style", "github:acme/skills@v2", "v2")]
+    out = cli.ok("add", "acme/skills@v2", "style", "--claude", "--force", cwd=project)
+    assert "discarded local edit: .claude/rules/style.md" in out.stderr
+    assert style.read_text().endswith("v2 style.\n")
+
+
+def test_another_repository_with_the_same_item_still_conflicts(  # type: ignore[no-untyped-def]
+    tagged, cli, project, make_git_source, h
+):
+    other = make_git_source("other/skills")
+    h.write_item(other.work, "rule", "style", "other.\n")
+    other.commit()
+    cli.ok("add", "acme/skills@v1", "style", "--claude", cwd=project)
+    out = cli.run("add", "other/skills", "style", "--claude", cwd=project)
+    assert out.returncode == 1
+    assert "rule 'style' is already installed from github:acme/skills@v1" in out.stderr

@@ -52,6 +52,15 @@ def noteworthy(actions: Iterable[Action]) -> list[str]:
     return lines
 
 
+def repin_lines(outcome: Outcome, verb: str) -> list[str]:
+    """One line per source that `add <source>@<ref>` moves to another ref, naming the
+    installed items it moves: `re-pinned OLD -> NEW: a, b`."""
+    moved: dict[tuple[str, str], list[str]] = {}
+    for repin in outcome.repinned:
+        moved.setdefault((repin.before, repin.after), []).append(repin.item.split(":", 1)[1])
+    return [f"{verb} {b} -> {a}: {', '.join(names)}" for (b, a), names in moved.items()]
+
+
 def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -74,6 +83,8 @@ def report_dry_run(console: Console, outcome: Outcome) -> int:
     console.done()
     for warning in outcome.warnings:
         console.warn(warning)
+    for line in repin_lines(outcome, "would re-pin"):
+        console.info(line)
     lines = plan_lines(outcome.plan)
     console.data("".join(f"{line}\n" for line in lines) or "nothing to do\n")
     return 0
@@ -130,7 +141,11 @@ def report_update(
     console.done()
     for warning in outcome.warnings:
         console.warn(warning)
-    for line in [*noteworthy(outcome.plan.actions), *committed.messages]:
+    for line in [
+        *repin_lines(outcome, "re-pinned"),
+        *noteworthy(outcome.plan.actions),
+        *committed.messages,
+    ]:
         console.info(line)
     owners = {record.path: record.owners for record in outcome.plan.outputs}
     changed_items = {

@@ -41,7 +41,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, console: Console) -> int:
     from upskill.cli.cliargs import chosen_clients
     from upskill.cli.runjson import committed_document, emit, run_document
-    from upskill.cli.ui import report_dry_run, report_install
+    from upskill.cli.ui import report_dry_run, report_install, report_update
     from upskill.lifecycle.detect import detect
     from upskill.lifecycle.engine import plan_install
     from upskill.lifecycle.flow import commit, hook_bundles
@@ -122,4 +122,6 @@ def run(args: argparse.Namespace, console: Console) -> int:
             "add", outcome, committed, scope=scope.kind.value, bundles=bundles
         )
         return emit(console, document)
+    if outcome.repinned:  # another ref of an installed source: reported as update does
+        return report_update(console, outcome, committed, bundles)
     return report_install(console, outcome, committed, bundles, verb="installed")

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from upskill.clients import SELECTABLE_CLIENTS
+from upskill.errors import UsageError
 from upskill.lifecycle import catalog as cat
 from upskill.lifecycle.ancillary import AGENTS_MD, ancillary_updaters, installed, read_optional
 from upskill.lifecycle.desired import Desired, clients_for, render_desired
@@ -22,13 +23,23 @@ from upskill.lifecycle.resolve import Resolution, Resolved, ResolveError
 from upskill.lifecycle.reuse import GENERATOR, reusable_outputs
 from upskill.lifecycle.scope import Scope, ScopeKind
 from upskill.lifecycle.selection import expand, recorded
-from upskill.sources.spec import canonical_label
+from upskill.sources.spec import SourceError, SourceSpec, canonical_label, parse_label
 from upskill.state.lockfile import (
     BundleRecord,
     ItemRecord,
     Lockfile,
     serialise_lockfile,
 )
+
+
+@dataclass(frozen=True)
+class Repin:
+    """An installed item that `add <source>@<ref>` moves from one ref of its source to
+    another: the labels as recorded before and as this run records them."""
+
+    item: str  # lock key, `kind:name`
+    before: str
+    after: str
 
 
 @dataclass(frozen=True)
@@ -42,6 +53,8 @@ class Outcome:
     warnings: tuple[str, ...]
     # Regular files this plan read (digest, size, mtime): the fast-path state reuses them.
     seen: Mapping[str, FileState] = dataclasses.field(default_factory=dict)
+    # Installed items this run moves to another ref of their source (`add <source>@<ref>`).
+    repinned: tuple[Repin, ...] = ()
 
     def transaction(self, current_lock_bytes: bytes | None) -> Transaction:
         writes = [
@@ -56,9 +69,32 @@ class Outcome:
         return Transaction(tuple(writes), tuple(removes), lock_bytes)
 
 
+def _other_ref(recorded: str, spec: SourceSpec) -> bool:
+    """Whether a recorded label names the same repository and path as `spec` at another
+    ref: installing from `spec` then re-pins the item instead of conflicting with it."""
+    try:
+        before = parse_label(recorded)
+    except (SourceError, UsageError):
+        return False
+    return before.ref != spec.ref and dataclasses.replace(before, ref=None) == (
+        dataclasses.replace(spec, ref=None)
+    )
+
+
+def _repins(resolution: Resolution, lock: Lockfile) -> tuple[Repin, ...]:
+    found = []
+    for r in resolution.items:
+        existing = lock.item(r.kind, r.name)
+        if existing is not None and _other_ref(existing.source, r.catalog.fetched.spec):
+            found.append(Repin(r.key, existing.source, r.catalog.label))
+    return tuple(sorted(found, key=lambda p: (p.before, p.after, p.item)))
+
+
 def _lock_conflicts(resolution: Resolution, lock: Lockfile) -> None:
     for r in resolution.items:
         existing = lock.item(r.kind, r.name)
+        if existing is not None and _other_ref(existing.source, r.catalog.fetched.spec):
+            continue  # a re-pin: the same item of the same source, another ref
         if existing is not None and canonical_label(existing.source) != r.catalog.label:
             raise ResolveError(
                 f"{r.kind} {r.name!r} is already installed from {existing.source}; "
@@ -135,6 +171,7 @@ def plan_install(
         tuple(c for c in SELECTABLE_CLIENTS if c in written),
         resolution.warnings + desired.warnings,
         observer.files,
+        _repins(resolution, lock),
     )
 
 
@@ -255,4 +292,4 @@ def commit_outcome(scope: Scope, outcome: Outcome) -> dict[str, Stat]:
     )
 
 
-__all__ = ["Op", "Outcome", "commit_outcome", "plan_install", "plan_remove"]
+__all__ = ["Op", "Outcome", "Repin", "commit_outcome", "plan_install", "plan_remove"]
