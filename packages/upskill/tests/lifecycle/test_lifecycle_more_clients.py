@@ -77,3 +77,52 @@ def test_cursor_kiro_amp_qwen(cli, h, project, registry) -> None:  # type: ignor
     }
     cli.ok("update", cwd=project, extra=BIN)  # a bare update keeps the recorded selection
     assert json.loads((project / ".upskill-lock.json").read_text())["items"] == lock["items"]
+
+
+def test_augment_factory_continue(cli, h, project, registry) -> None:  # type: ignore[no-untyped-def]
+    (registry / "skills" / "team.bundle.yaml").write_text(BUNDLE)
+    out = cli.ok(
+        "add", str(registry), "team", "--augment", "--factory", "--continue",
+        cwd=project, extra={**BIN, "DB_URL": "postgres://db"},
+    )  # fmt: skip
+    assert h.files(project) == [
+        ".agents/skills/review/SKILL.md",
+        ".agents/skills/review/references/list.md",
+        ".augment/agents/reviewer.md",
+        ".augment/rules/style.md",
+        ".augment/settings.json",
+        ".continue/rules/style.md",
+        ".continue/skills/review/SKILL.md",
+        ".continue/skills/review/references/list.md",
+        ".factory/droids/reviewer.md",
+        ".factory/mcp.json",
+        ".upskill-lock.json",
+        ".upskill/.gitignore",
+        ".upskill/.lock",
+    ]
+    warnings = [line for line in out.stderr.splitlines() if line.startswith("warning: ")]
+    assert "warning: factory: 1 rule not delivered (Factory Droid has no place for rules)" in (
+        warnings
+    )
+    assert "warning: continue: 1 agent not delivered (Continue has no place for agents)" in (
+        warnings
+    )
+    # Auggie expands `${VAR}` in a stdio env and passes its servers no environment of its own.
+    assert json.loads((project / ".augment/settings.json").read_text()) == {
+        "mcpServers": {
+            "db": {"type": "stdio", "command": "team-db", "env": {"DB_URL": "${DB_URL}"}}
+        }
+    }
+    assert json.loads((project / ".factory/mcp.json").read_text()) == {
+        "mcpServers": {
+            "db": {"type": "stdio", "command": "team-db", "env": {"DB_URL": "${DB_URL}"}}
+        }
+    }
+    assert "type: always_apply\n---\n" in (project / ".augment/rules/style.md").read_text()
+    lock = json.loads((project / ".upskill-lock.json").read_text())
+    clients = {i["name"]: i["clients"] for i in lock["items"]}
+    assert clients == {
+        "style": ["augment", "continue"],
+        "review": ["augment", "factory", "continue"],
+        "reviewer": ["augment", "factory"],
+    }

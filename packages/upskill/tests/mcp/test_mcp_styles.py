@@ -49,6 +49,14 @@ EXPECTED: dict[str, tuple[dict[str, object], dict[str, object]]] = {
     "junie": (PLAIN_LOCAL, {"url": "https://a.example/mcp", "headers": {"K": "${KEY}"}}),
     "amp": (PLAIN_LOCAL, {"url": "https://a.example/mcp", "headers": {"K": "${KEY}"}}),
     "zed": (PLAIN_LOCAL, {"url": "https://a.example/mcp", "headers": {"K": "${KEY}"}}),
+    "augment": (
+        {"type": "stdio", **PLAIN_LOCAL},
+        {"type": "http", "url": "https://a.example/mcp", "headers": {"K": "${KEY}"}},
+    ),
+    "factory": (
+        {"type": "stdio", **PLAIN_LOCAL},
+        {"type": "http", "url": "https://a.example/mcp", "headers": {"K": "${KEY}"}},
+    ),
 }
 # Clients that expand no `${VAR}`: what they would receive literally.
 LITERAL = {
@@ -57,6 +65,8 @@ LITERAL = {
     "junie": (["TOKEN", "URL"], ["K"]),
     "amp": (["TOKEN", "URL"], ["K"]),
     "zed": (["TOKEN", "URL"], ["K"]),
+    "factory": (["TOKEN", "URL"], ["K"]),
+    "augment": ([], ["K"]),  # its stdio env is expanded, its headers are not
 }
 
 

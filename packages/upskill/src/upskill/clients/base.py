@@ -181,6 +181,9 @@ class McpRoute:
     env_ref: str | None = "${NAME}"
     # Spawned servers inherit the client's environment, so `KEY: ${KEY}` can be left out.
     inherits_env: bool = False
+    # False: `${VAR}` is expanded in a stdio `env` but a remote server's headers are sent
+    # as written (Auggie 0.36.0), so a reference there is reported like an unexpanded one.
+    expands_headers: bool = True
 
 
 class PluginStyle(enum.StrEnum):

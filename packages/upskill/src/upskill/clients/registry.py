@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from upskill.clients import (
     amp,
+    augment,
     claude,
     cline,
     codex,
+    continue_,
     copilot,
     cursor,
+    factory,
     gemini,
     junie,
     kilo,
@@ -44,6 +47,9 @@ CLIENTS: tuple[Client, ...] = (
     junie.CLIENT,
     amp.CLIENT,
     zed.CLIENT,
+    augment.CLIENT,
+    factory.CLIENT,
+    continue_.CLIENT,
 )
 
 BY_ID: dict[str, Client] = {c.id: c for c in CLIENTS}

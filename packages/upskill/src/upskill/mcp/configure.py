@@ -69,6 +69,10 @@ def _via_file(server: McpServer, target: str, scope: Scope, places: Places) -> t
     location = shapes.config_location(target, scope, places)
     if location is None:
         exe = shapes.cli_name(target)
+        if exe is None:  # no CLI to fall back on (Cline reads MCP servers at user level only)
+            return Status.SKIPPED, (
+                f"mcp {server.name}: {target} has no {scope.value}-scope config file"
+            )
         return Status.SKIPPED, (
             f"mcp {server.name}: {exe} CLI not found and {target} has no {scope.value}-scope "
             "config file; install the CLI and run `upskill update`, or use --global"

@@ -179,12 +179,18 @@ def unexpanded(server: McpServer, target: str) -> list[str]:
     off the entry `config_entry` writes for a client that expands no reference, so every
     form it translates (Codex's `env_vars`, an inherited `KEY: ${KEY}` left out) is not
     reported."""
-    if route(target).env_ref is not None:
+    found = route(target)
+    members: tuple[str, ...]
+    if found.env_ref is None:
+        members = _VALUE_MAPS
+    elif not found.expands_headers:
+        members = ("headers",)
+    else:
         return []
     entry = config_entry(server, target)
     return [
         key
-        for member in _VALUE_MAPS
+        for member in members
         if isinstance(values := entry.get(member), dict)
         for key, value in values.items()
         if _ENV_REF.search(str(value))

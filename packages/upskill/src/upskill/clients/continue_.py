@@ -1,0 +1,35 @@
+"""Continue's `cn` CLI (read paths verified with cn 1.5.47, `client-read-paths-more.md`):
+rules in `.continue/rules/` (a rule with `globs:` is never sent by the CLI; the IDE
+extension applies it to matching files), skills in `.continue/skills`. Subagents are
+config models, not files, and the CLI reads MCP servers only from the YAML config it
+runs with, so neither kind has a place here. Continue lists a skill found in both
+`.continue/skills` and `.claude/skills` twice."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from upskill.clients.base import RULE, SKILL, Client, Detect, Layout, Placement, Site
+
+
+def _rule_fields(paths: tuple[str, ...], site: Site) -> dict[str, Any]:
+    return {"globs": list(paths)} if paths else {}
+
+
+CLIENT = Client(
+    id="continue",
+    name="Continue",
+    family="continue",
+    kinds={
+        RULE: Placement(Layout(".continue/rules/{n}.md", flat=True)),
+        SKILL: Placement(Layout(".continue/skills/{n}/SKILL.md", flat=False)),
+    },
+    detect=Detect(paths=(".continue",), home_paths=(".continue",), executables=("cn",)),
+    docs=(
+        "client-read-paths-more.md (cn 1.5.47, verified)",
+        "https://docs.continue.dev/customize/deep-dives/rules",
+    ),
+    rule_fields=_rule_fields,
+    passthrough=True,
+    reads=("AGENTS.md", ".claude/skills/"),
+)

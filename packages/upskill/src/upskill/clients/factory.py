@@ -1,0 +1,58 @@
+"""Factory's Droid CLI (checked with droid 0.225.2, offline, against a local model
+endpoint): instructions are `AGENTS.md` only (`.factory/rules/` is not read), skills in
+`.agents/skills` (one entry per name across `.factory/skills` and `.agents/skills`),
+custom droids in `.factory/droids/`, MCP servers in `.factory/mcp.json`."""
+
+from __future__ import annotations
+
+from upskill.clients.base import (
+    AGENT,
+    SKILL,
+    Base,
+    Client,
+    ConfigFile,
+    Detect,
+    EntryStyle,
+    Layout,
+    McpRoute,
+    Placement,
+)
+
+CLIENT = Client(
+    id="factory",
+    name="Factory Droid",
+    family="factory",
+    kinds={
+        SKILL: Placement(Layout(".agents/skills/{n}/SKILL.md", flat=False)),
+        AGENT: Placement(Layout(".factory/droids/{n}.md", flat=True)),
+    },
+    detect=Detect(paths=(".factory",), home_paths=(".factory",), executables=("droid",)),
+    docs=(
+        "https://docs.factory.ai/cli/configuration/agents-md",
+        "https://docs.factory.ai/cli/configuration/skills",
+        "https://docs.factory.ai/cli/configuration/custom-droids",
+        "https://docs.factory.ai/cli/configuration/mcp",
+        "droid exec against a local endpoint; droid mcp list (droid 0.225.2)",
+    ),
+    # The tool ids `droid exec --list-tools` prints.
+    tools={
+        "read": "Read",
+        "write": "Create",
+        "edit": "Edit",
+        "bash": "Execute",
+        "grep": "Grep",
+        "glob": "Glob",
+        "web-fetch": "FetchUrl",
+        "web-search": "WebSearch",
+    },
+    passthrough=True,
+    mcp=McpRoute(
+        EntryStyle.STANDARD,
+        "mcpServers",
+        project=ConfigFile(".factory/mcp.json"),
+        user=ConfigFile(".factory/mcp.json", Base.HOME),
+        env_ref=None,
+    ),
+    dedupes=True,
+    reads=("AGENTS.md", ".agents/skills/"),
+)
