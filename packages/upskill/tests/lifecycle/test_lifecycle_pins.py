@@ -119,3 +119,90 @@ def test_another_repository_with_the_same_item_still_conflicts(  # type: ignore[
     out = cli.run("add", "other/skills", "style", "--claude", cwd=project)
     assert out.returncode == 1
     assert "rule 'style' is already installed from github:acme/skills@v1" in out.stderr
+
+
+def test_a_registry_inside_the_project_is_recorded_relative_to_it(  # type: ignore[no-untyped-def]
+    cli, project, registry, tmp_path, h
+):
+    """The lockfile is committed: `local:./team-skills` works on every checkout, where
+    `local:/absolute/path` worked on one machine only."""
+    inside = project / "team-skills"
+    h.copytree(registry, inside)
+    out = cli.ok("add", "./team-skills", "style", "--claude", cwd=project)
+    assert _sources(project) == [("style", "local:./team-skills", None)]
+    cli.ok("add", str(inside), "commits", "--claude", cwd=project)  # absolute, same place
+    cli.ok("add", str(registry), "review", "--claude", cwd=project)  # outside: absolute
+    assert _sources(project) == [
+        ("commits", "local:./team-skills", None),
+        ("style", "local:./team-skills", None),
+        ("review", f"local:{registry}", None),
+    ]
+    # A teammate's checkout elsewhere: update and doctor read the relative label there.
+    moved = tmp_path / "elsewhere" / "checkout"
+    h.copytree(project, moved.parent / "checkout")
+    (moved / "team-skills/skills/style/RULE.md").write_text(
+        (inside / "skills/style/RULE.md").read_text().replace("four spaces", "tabs")
+    )
+    assert cli.run("doctor", "--json", cwd=moved).returncode == 1  # style is stale there
+    report = json.loads(cli.run("doctor", "--json", cwd=moved).stdout)
+    assert [(s["name"], s["source"]) for s in report["stale_hashes"]] == [
+        ("style", "local:./team-skills")
+    ]
+    assert report["orphan_entries"] == []
+    out = cli.ok("update", cwd=moved)
+    assert "1 item updated" in out.stderr
+    assert "tabs" in (moved / ".claude/rules/style.md").read_text()
+    assert "four spaces" in (project / ".claude/rules/style.md").read_text()
+    assert cli.ok("doctor", cwd=moved).stderr == "No drift.\n"
+    assert _sources(moved) == _sources(project)
+    assert cli.ok("remove", "-y", "--source", "local:./team-skills", cwd=moved)
+    assert _sources(moved) == [("review", f"local:{registry}", None)]
+
+
+def test_an_old_absolute_record_inside_the_project_still_works(  # type: ignore[no-untyped-def]
+    cli, project, registry, h
+):
+    inside = project / "team-skills"
+    h.copytree(registry, inside)
+    cli.ok("add", "./team-skills", "style", "--claude", cwd=project)
+    lock_path = project / ".upskill-lock.json"
+    lock = _lock(project)
+    lock["items"][0]["source"] = f"local:{inside}"  # as upskill recorded it before
+    lock_path.write_text(json.dumps(lock, indent=2) + "\n")
+    assert cli.ok("doctor", cwd=project).stderr == "No drift.\n"
+    cli.ok("add", "./team-skills", "style", "--claude", cwd=project)  # no "already installed"
+    assert _sources(project) == [("style", "local:./team-skills", None)]
+    lock_path.write_text(json.dumps(lock, indent=2) + "\n")
+    cli.ok("update", cwd=project)  # rewritten relative, like any historical label
+    assert _sources(project) == [("style", "local:./team-skills", None)]
+
+
+def test_errors_name_files_in_a_git_source_by_label_never_by_cache_path(  # type: ignore[no-untyped-def]
+    cli, project, make_git_source, h
+):
+    src = make_git_source("acme/broken")
+    h.write_item(src.work, "rule", "needs", "x\n", requires={"rules": ["ghost"]})
+    h.write_bundle(
+        src.work, "core", "schema: 1\nname: core\ndescription: c\nitems:\n  rules: [ghostly]\n"
+    )
+    h.write_bundle(src.work, "bad", "schema: 1\nname: bad\nfoo: [\n")
+    src.commit()
+    cache = str(cli.home / ".cache")
+    expected = {
+        ("acme/broken", "needs"): "github:acme/broken:skills/needs/RULE.md: rule 'needs' "
+        "requires rule 'ghost', not found in github:acme/broken",
+        ("acme/broken", "core"): "github:acme/broken:skills/core.bundle.yaml: bundle 'core' "
+        "lists rule 'ghostly', not found in github:acme/broken",
+        ("acme/broken:skills/bad.bundle.yaml",): "github:acme/broken:skills/bad.bundle.yaml:4: "
+        "invalid YAML: expected the node content, but found '<stream end>'",
+        ("acme/broken", "bad"): "github:acme/broken:skills/bad.bundle.yaml:4: "
+        "invalid YAML: expected the node content, but found '<stream end>'",
+    }
+    for args, message in expected.items():
+        out = cli.run("add", *args, "--claude", cwd=project)
+        assert out.returncode == 1
+        assert out.stderr.endswith(f"upskill: error: {message}\n")
+        assert cache not in out.stderr + out.stdout
+    for command in (["update"], ["doctor"], ["list"], ["lint"]):
+        out = cli.run(*command, cwd=project)
+        assert cache not in out.stderr + out.stdout

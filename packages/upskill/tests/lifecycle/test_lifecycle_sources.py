@@ -229,3 +229,22 @@ def test_cli_gitlab_shorthand_exits_2(cli, project):
     assert out.returncode == 2
     assert "https://" in out.stderr
     assert not (project / ".upskill-lock.json").exists()
+
+
+def test_local_labels_inside_the_project_are_relative():
+    root = Path("/work/proj")
+    inside = parse_source("./reg/x", cwd=CWD, home=HOME, anchor=root)
+    assert inside.label == "local:./reg/x" and inside.location == "/work/proj/reg/x"
+    assert parse_source(".", cwd=CWD, home=HOME, anchor=root).label == "local:."
+    assert parse_source("../other", cwd=CWD, home=HOME, anchor=root).label == "local:/work/other"
+    assert parse_source("./reg/x", cwd=CWD, home=HOME).label == "local:/work/proj/reg/x"
+    # Read back against wherever the project is now; old absolute records still read.
+    moved = parse_label("local:./reg/x", Path("/elsewhere/proj"))
+    assert moved.location == "/elsewhere/proj/reg/x" and moved.label == "local:./reg/x"
+    assert moved == parse_label("local:/elsewhere/proj/reg/x")
+    assert parse_label("local:/work/proj/reg/x", root).label == "local:./reg/x"
+    assert canonical_label("local:/work/proj/reg/x", root) == "local:./reg/x"
+    assert parse_label("local:/work/other", root).label == "local:/work/other"
+    for label in ("local:./reg/x", "local:reg", "local:./../up", "local:./a/../../up"):
+        with pytest.raises(SourceError, match="relative local source"):
+            parse_label(label, None if label == "local:./reg/x" else root)

@@ -62,7 +62,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             f"no git repository here: installing into the global scope ({scope.root}); "
             "use --project to install into this directory"
         )
-    spec = parse_source(args.source, cwd=world.cwd, home=world.home)
+    spec = parse_source(args.source, cwd=world.cwd, home=world.home, anchor=scope.anchor)
     aliases, single = parse_aliases(args.aliases)
     flags, config = chosen_clients(args), load_config(world)
     chosen = choose(flags, config)
@@ -76,7 +76,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
     session.read_lock()  # a malformed lockfile fails before anything is fetched or created
     # Fetch and resolve before taking the scope lock: a bad source writes nothing.
-    resolution = Resolver(session.catalog, home=world.home).resolve([request])
+    resolver = Resolver(session.catalog, home=world.home, anchor=scope.anchor)
+    resolution = resolver.resolve([request])
 
     def select() -> tuple[str, ...]:
         """Flags or config, else what the scope already uses (its lockfile), else the

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     scope = resolve_scope(world, project=args.project, global_=args.global_)
     session = Session(world, scope)
     lock = session.read_lock()
-    buckets = check(scope.root, lock)
+    buckets = check(scope.root, lock, scope.anchor)
     buckets["interrupted_runs"] = run_state(scope)
     buckets.update(run_doctor(hook_context(session, lock, (), True)))
     if scope.kind is ScopeKind.PROJECT:

@@ -73,7 +73,7 @@ def _nothing_changed(world: World, scope: Scope) -> bool:
         remote = []
         for label in labels:
             try:
-                spec = parse_label(label)
+                spec = parse_label(label, scope.anchor)
                 if spec.is_git:
                     remote.append(spec)
                 else:
@@ -128,15 +128,17 @@ def _full(
         lock = session.read_lock()
         if not lock.items and not lock.bundles:
             return None
-        todo = update_requests(lock, args.names)
+        todo = update_requests(lock, args.names, scope.anchor)
         failed = session.prefetch([r.spec for r in todo.requests])
         requests = [r for r in todo.requests if r.spec not in failed]
-        resolution = Resolver(session.catalog, home=world.home).resolve(requests)
+        resolver = Resolver(session.catalog, home=world.home, anchor=scope.anchor)
+        resolution = resolver.resolve(requests)
         unreachable = {spec.label for spec in failed}
         kept = {
             i.key
             for i in lock.items
-            if i.original_name in resolution.missing or canonical_label(i.source) in unreachable
+            if i.original_name in resolution.missing
+            or canonical_label(i.source, scope.anchor) in unreachable
         }
         kept |= {i.key for i in lock.items if set(i.required_by) & kept}
         console.progress("rendering")
@@ -150,7 +152,8 @@ def _full(
         return resolution, dataclasses.replace(outcome, warnings=notes + outcome.warnings)
 
     # Fetch before taking the scope lock, so network time never holds it.
-    session.prefetch([r.spec for r in update_requests(session.read_lock(), args.names).requests])
+    ahead = update_requests(session.read_lock(), args.names, scope.anchor)
+    session.prefetch([r.spec for r in ahead.requests])
     where = scope.kind.value
     if args.dry_run:
         planned = plan()

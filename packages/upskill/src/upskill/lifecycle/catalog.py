@@ -64,6 +64,8 @@ def source_path(path: Path, fetched: Fetched) -> str | None:
     upskill's cache); None for a local source, whose paths are the user's own."""
     if fetched.spec.kind is SourceKind.LOCAL:
         return None
+    if path == fetched.bundle_file:
+        return fetched.spec.label  # the label names the bundle file already
     try:
         return f"{fetched.spec.label}:{path.relative_to(fetched.root).as_posix()}"
     except ValueError:
@@ -75,10 +77,21 @@ def problem_for(catalog: SourceCatalog, name: str) -> FormatError | None:
     return catalog.skipped.get(name)
 
 
-def load_bundle_file(path: Path) -> Bundle:
+def where(path: Path, catalog: SourceCatalog) -> Path | str:
+    """How a message names a file of the catalog's source: `<label>:<path>` for a git
+    source (never its place in upskill's cache), the path itself for a local one."""
+    return source_path(path, catalog.fetched) or path
+
+
+def load_bundle_file(fetched: Fetched) -> Bundle:
+    """The bundle file a source names; its errors located as `located` locates them."""
     from upskill.format import load_bundle
 
-    return load_bundle(path)
+    assert fetched.bundle_file is not None
+    try:
+        return load_bundle(fetched.bundle_file)
+    except FormatError as exc:
+        raise located(exc, fetched) from None
 
 
 def kind_of(item: Item) -> str:

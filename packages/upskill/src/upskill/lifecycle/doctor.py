@@ -65,7 +65,8 @@ def run_state(scope: Scope) -> list[dict[str, str]]:
     return found
 
 
-def check(root: Path, lock: Lockfile) -> dict[str, list[Any]]:
+def check(root: Path, lock: Lockfile, anchor: Path | None = None) -> dict[str, list[Any]]:
+    """`anchor`: the project root relative local labels are read against."""
     observed = observe(root, [o.path for o in lock.outputs])
     missing: dict[str, list[str]] = {}
     modified: list[dict[str, Any]] = []
@@ -90,7 +91,7 @@ def check(root: Path, lock: Lockfile) -> dict[str, list[Any]]:
                 {"path": record.path, "items": items, "executable": not seen[2],
                  "current_executable": seen[2]}
             )  # fmt: skip
-    stale, orphans = _source_checks(lock)
+    stale, orphans = _source_checks(lock, anchor)
     return {
         "missing_outputs": [
             {"kind": k.split(":", 1)[0], "name": k.split(":", 1)[1], "missing_files": files}
@@ -103,13 +104,15 @@ def check(root: Path, lock: Lockfile) -> dict[str, list[Any]]:
     }
 
 
-def _source_checks(lock: Lockfile) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def _source_checks(
+    lock: Lockfile, anchor: Path | None
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     stale: list[dict[str, Any]] = []
     orphans: list[dict[str, Any]] = []
     catalogs: dict[str, Any] = {}
     for item in lock.items:
         try:
-            spec = parse_label(item.source)
+            spec = parse_label(item.source, anchor)
         except SourceError:
             orphans.append(_orphan(item, "unrecognised-source"))
             continue

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from upskill.clients import SELECTABLE_CLIENTS
 from upskill.errors import UsageError
@@ -73,7 +74,7 @@ def _other_ref(recorded: str, spec: SourceSpec) -> bool:
     """Whether a recorded label names the same repository and path as `spec` at another
     ref: installing from `spec` then re-pins the item instead of conflicting with it."""
     try:
-        before = parse_label(recorded)
+        before = parse_label(recorded, None if spec.anchor is None else Path(spec.anchor))
     except (SourceError, UsageError):
         return False
     return before.ref != spec.ref and dataclasses.replace(before, ref=None) == (
@@ -90,12 +91,12 @@ def _repins(resolution: Resolution, lock: Lockfile) -> tuple[Repin, ...]:
     return tuple(sorted(found, key=lambda p: (p.before, p.after, p.item)))
 
 
-def _lock_conflicts(resolution: Resolution, lock: Lockfile) -> None:
+def _lock_conflicts(resolution: Resolution, lock: Lockfile, anchor: Path | None) -> None:
     for r in resolution.items:
         existing = lock.item(r.kind, r.name)
         if existing is not None and _other_ref(existing.source, r.catalog.fetched.spec):
             continue  # a re-pin: the same item of the same source, another ref
-        if existing is not None and canonical_label(existing.source) != r.catalog.label:
+        if existing is not None and canonical_label(existing.source, anchor) != r.catalog.label:
             raise ResolveError(
                 f"{r.kind} {r.name!r} is already installed from {existing.source}; "
                 f"remove it first or install under another name with --as"
@@ -122,7 +123,7 @@ def plan_install(
     `also_managed`: lock items this run owns even if they were not resolved (update)."""
     keys = {r.key for r in resolution.items}
     managed = frozenset(keys | set(also_managed))
-    _lock_conflicts(resolution, lock)
+    _lock_conflicts(resolution, lock, scope.anchor)
 
     def selection_for(r: Resolved) -> Sequence[str]:
         if selection is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from upskill.errors import UpskillError
 from upskill.lifecycle.resolve import Request
@@ -34,7 +35,10 @@ def _closure(lock: Lockfile, roots: set[str]) -> set[str]:
     return keys
 
 
-def update_requests(lock: Lockfile, names: Sequence[str]) -> UpdateScope:
+def update_requests(
+    lock: Lockfile, names: Sequence[str], anchor: Path | None = None
+) -> UpdateScope:
+    """`anchor`: the project root relative local labels are read against."""
     roots: list[ItemRecord]
     bundles = list(lock.bundles)
     if names:
@@ -63,7 +67,7 @@ def update_requests(lock: Lockfile, names: Sequence[str]) -> UpdateScope:
             aliases[item.source_name] = item.name
     requests = []
     for label, (wanted, aliases) in by_label.items():
-        spec = parse_label(label)
+        spec = parse_label(label, anchor)
         if spec.bundle_path is not None:
             wanted = [w for w in wanted if w not in {b.name for b in bundles}]
         requests.append(

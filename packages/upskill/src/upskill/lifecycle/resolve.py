@@ -101,9 +101,10 @@ def parse_aliases(values: Sequence[str]) -> tuple[dict[str, str], str | None]:
 
 
 class Resolver:
-    def __init__(self, catalog_for: CatalogFor, *, home: Path) -> None:
+    def __init__(self, catalog_for: CatalogFor, *, home: Path, anchor: Path | None = None) -> None:
         self._catalog_for = catalog_for
         self._home = home
+        self._anchor = anchor
         self._selected: dict[tuple[str, str], Resolved] = {}  # (kind, installed name)
         self._required_by: dict[tuple[str, str], list[str]] = {}
         self._done: set[tuple[str, str, str]] = set()
@@ -136,7 +137,7 @@ class Resolver:
         roots: list[Root] = []
         bundle_file = catalog.fetched.bundle_file
         if bundle_file is not None:
-            bundle = cat.load_bundle_file(bundle_file)
+            bundle = cat.load_bundle_file(catalog.fetched)
             roots += self._bundle_closure(catalog, bundle, request, [])
         if request.names:
             for name in request.names:
@@ -203,7 +204,7 @@ class Resolver:
             if item is None:
                 raise ResolveError(
                     f"bundle {bundle.name!r} lists {kind} {name!r}, not found in {catalog.label}",
-                    path=bundle.path,
+                    path=cat.where(bundle.path, catalog),
                 )
             roots.append((catalog, item, name))
             names.append(name)
@@ -217,7 +218,7 @@ class Resolver:
                 raise ResolveError(
                     f"bundle {bundle.name!r} requires bundle {req_name!r}, "
                     f"not found in {target.label}",
-                    path=bundle.path,
+                    path=cat.where(bundle.path, catalog),
                 )
             roots += self._bundle_closure(target, required, request, [*stack, key])
         return roots
@@ -258,7 +259,7 @@ class Resolver:
                 raise ResolveError(
                     f"{kind} {item.name!r} requires {req_kind} {req_name!r}, "
                     f"not found in {target.label}",
-                    path=item.entrypoint,
+                    path=cat.where(item.entrypoint, catalog),
                 )
             self._visit(target, dep, dep.name, me, here)
         for skill in cat.preload_skills(item):
@@ -268,7 +269,7 @@ class Resolver:
         self._done.add(done_key)
 
     def _cross(self, source: str, origin: SourceCatalog) -> SourceCatalog:
-        spec = parse_source(source, cwd=origin.fetched.root, home=self._home)
+        spec = parse_source(source, cwd=origin.fetched.root, home=self._home, anchor=self._anchor)
         return self._catalog_for(spec)
 
 

@@ -41,6 +41,12 @@ class Scope:
         return self.state / JOURNAL_NAME
 
     @property
+    def anchor(self) -> Path | None:
+        """What local sources are recorded relative to: the project root (None in the
+        global scope, whose lockfile is never shared)."""
+        return self.root if self.kind is ScopeKind.PROJECT else None
+
+    @property
     def lock_path(self) -> Path:
         return self.root / ".upskill" / ".lock"
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
@@ -40,17 +40,25 @@ class SourceSpec:
     without `.git`, or the `ssh://`, `file://` or `user@host:path` URL as typed
     (its path is the remote's own name for the repository, `.git` or not); or an
     absolute path (local).
+
+    `anchor` is the project root of the scope the source is recorded in (None in
+    the global scope): a local source inside it is labelled relative to it
+    (`local:./path`), so a committed lockfile works wherever the project is
+    checked out. It does not take part in equality: the same directory is the same
+    source however it was named.
     """
 
     kind: SourceKind
     location: str
     ref: str | None = None
     subpath: str | None = None
+    anchor: str | None = field(default=None, compare=False, repr=False)
 
     @property
     def label(self) -> str:
         if self.kind is SourceKind.LOCAL:
-            return f"local:{self.location}"
+            inside = _inside(self.location, self.anchor)
+            return f"local:{self.location if inside is None else inside}"
         head = f"github:{self.location}" if self.kind is SourceKind.GITHUB else self.location
         if self.ref:
             head += f"@{self.ref}"
@@ -105,8 +113,26 @@ def _clean_subpath(sub: str, original: str) -> str:
     return "/".join(parts)
 
 
-def parse_source(text: str, *, cwd: Path, home: Path) -> SourceSpec:
-    """Parse what a user typed after `upskill add`."""
+def _inside(location: str, anchor: str | None) -> str | None:
+    """`./<path>` (or `.`) for a location inside `anchor`; None outside it or without one."""
+    if anchor is None:
+        return None
+    path, root = Path(location), Path(anchor)
+    if path == root:
+        return "."
+    return f"./{path.relative_to(root).as_posix()}" if path.is_relative_to(root) else None
+
+
+def parse_source(text: str, *, cwd: Path, home: Path, anchor: Path | None = None) -> SourceSpec:
+    """Parse what a user typed after `upskill add`; `anchor`: the project root a local
+    source inside it is labelled relative to (`SourceSpec.anchor`)."""
+    spec = _parse_source(text, cwd=cwd, home=home)
+    if spec.kind is SourceKind.LOCAL and anchor is not None:
+        return SourceSpec(spec.kind, spec.location, anchor=str(_absolute(anchor)))
+    return spec
+
+
+def _parse_source(text: str, *, cwd: Path, home: Path) -> SourceSpec:
     original = text
     if not text.strip():
         raise UsageError("empty source")
@@ -217,13 +243,24 @@ def _absolute(path: Path) -> Path:
     return Path(os.path.normpath(path.absolute()))
 
 
-def parse_label(label: str) -> SourceSpec:
-    """Invert `SourceSpec.label` for a lockfile record."""
+def parse_label(label: str, anchor: Path | None = None) -> SourceSpec:
+    """Invert `SourceSpec.label` for a lockfile record. `anchor`: the project root a
+    relative `local:./path` label is read against (and an absolute one inside it is
+    labelled relative to from now on); without one, a relative label is an error."""
     if label.startswith("local:"):
         path = label[len("local:") :]
         if not path:
             raise SourceError(f"invalid recorded source label {label!r}")
-        return SourceSpec(SourceKind.LOCAL, path)
+        root = None if anchor is None else str(_absolute(anchor))
+        if not path.startswith("/"):
+            parts = path.split("/")
+            if root is None or parts[0] != "." or ".." in parts:
+                raise SourceError(
+                    f"invalid recorded source label {label!r}: a relative local source is "
+                    "`local:./path` inside the project, read from a project lockfile"
+                )
+            path = str(_absolute(Path(root) / path))
+        return SourceSpec(SourceKind.LOCAL, path, anchor=root)
     if label.startswith("github:"):
         base, ref, sub = _split_ref_sub(label[len("github:") :], label)
         return SourceSpec(SourceKind.GITHUB, base, ref, sub)
@@ -269,9 +306,10 @@ def _parse_historical(label: str) -> SourceSpec:
     return SourceSpec(SourceKind.GIT, f"https://{host}/{path.removesuffix('.git')}", ref, sub)
 
 
-def canonical_label(label: str) -> str:
-    """The label `update` writes for a recorded one (historical labels become https)."""
+def canonical_label(label: str, anchor: Path | None = None) -> str:
+    """The label `update` writes for a recorded one (historical labels become https; an
+    absolute local path inside the project `anchor` becomes relative)."""
     try:
-        return parse_label(label).label
+        return parse_label(label, anchor).label
     except (SourceError, UsageError):
         return label
