@@ -56,3 +56,28 @@ def test_a_bare_update_notices_a_chmod(cli, project, registry):  # type: ignore[
             "current_executable": True,
         }
     ]
+
+
+def test_outside_a_repository_the_scope_is_announced_and_home_gets_no_claude_md(  # type: ignore[no-untyped-def]
+    cli, registry, tmp_path
+):
+    """Issue 16, 7: the defaulted global scope is said first, before anything is planned
+    or written, and `$HOME/CLAUDE.md` is never created (an `@AGENTS.md` import there
+    would not resolve; the global scope has no ancillary memory file)."""
+    elsewhere = tmp_path / "not-a-repo"
+    elsewhere.mkdir()
+    announce = (
+        f"no git repository here: installing into the global scope ({cli.home}); "
+        "use --project to install into this directory\n"
+    )
+    out = cli.ok("add", str(registry), "--claude", "--dry-run", cwd=elsewhere)
+    assert out.stderr.startswith(announce)
+    assert not (cli.home / ".claude").exists() and not (cli.home / ".upskill-lock.json").exists()
+    out = cli.ok("add", str(registry), "--claude", cwd=elsewhere)
+    assert out.stderr.startswith(announce)
+    assert (cli.home / ".claude/rules/style.md").is_file()
+    assert not (cli.home / "CLAUDE.md").exists()
+    (cli.home / "AGENTS.md").write_text("# Mine\n")
+    cli.ok("add", str(registry), "--claude", "--force", cwd=elsewhere)
+    assert not (cli.home / "CLAUDE.md").exists()
+    assert not (elsewhere / "CLAUDE.md").exists() and list(elsewhere.iterdir()) == []

@@ -77,3 +77,21 @@ def test_state_dir_is_git_ignored(cli, project, registry):
         "/journal.json",
         "/txn/",
     ]
+
+
+def test_a_counter_on_a_tty_and_only_phase_lines_elsewhere(cli, project, tmp_path, h):
+    """Issue 16, 7: a long run counts its items in place on a terminal; a pipe or a log
+    gets each phase's one line and nothing per item."""
+    many = tmp_path / "many"
+    for i in range(12):
+        h.write_item(many, "rule", f"r{i:02d}", f"Rule {i}.\n")
+    code, out = run_on_tty(["add", str(many), "--claude"], project, cli.env)
+    assert code == 0
+    assert "\r\x1b[2Krendering [1/12]" in out
+    assert "\r\x1b[2Krendering [12/12]\r\x1b[2Kwriting" in out
+    assert "12 items installed for claude" in out
+    piped = cli.ok("update", "--force", cwd=project)
+    assert piped.stderr.startswith("rendering\nwriting\n")
+    assert "/12]" not in piped.stderr and "\r" not in piped.stderr
+    code, out = run_on_tty(["-q", "update", "--force"], project, cli.env)
+    assert code == 0 and "[1/12]" not in out  # -q: no progress at all

@@ -1,6 +1,8 @@
 """The streams a command prints to: data on stdout, progress and messages on stderr.
 
-Progress lines redraw in place on a TTY and are plain lines otherwise; `-q`
+Progress lines redraw in place on a TTY and are plain lines otherwise; a long
+phase adds an item counter (`rendering [12/200]`) on a TTY only, so a log or a
+pipe gets the phase lines and nothing per item; `-q`
 silences everything but data and errors; colour only on a TTY without
 NO_COLOR. The dispatcher creates one console per run and hands it to the
 command. It is on the path of every command and of `--help`, so it imports
@@ -42,6 +44,7 @@ class Console:
         self.quiet = quiet
         self.color = color
         self._live = False  # a progress line is on screen and must be cleared first
+        self._drawn = 0.0  # when `count` last redrew its line (monotonic seconds)
 
     @classmethod
     def create(cls, out: TextIO, err: TextIO, *, quiet: bool, no_color: bool) -> Console:
@@ -62,6 +65,22 @@ class Console:
             self._live = True
         else:
             self.err.write(message + "\n")
+        self.err.flush()
+
+    def count(self, phase: str, done: int, total: int) -> None:
+        """`phase [done/total]`, redrawn in place on a TTY: the first and the last item
+        always, others at most every 50 ms (a terminal is slower than rendering). Nothing
+        off a TTY, where `progress(phase)` already printed the phase's one line."""
+        if self.quiet or not self.tty:
+            return
+        import time  # only on a TTY: the console's imports stay `os` alone
+
+        now = time.monotonic()
+        if done not in (1, total) and now - self._drawn < 0.05:
+            return
+        self._drawn = now
+        self.err.write(f"\r\x1b[2K{printable(phase)} [{done}/{total}]")
+        self._live = True
         self.err.flush()
 
     def done(self) -> None:

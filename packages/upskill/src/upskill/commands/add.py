@@ -97,7 +97,14 @@ def run(args: argparse.Namespace, console: Console) -> int:
     def plan() -> Outcome:
         console.progress("rendering")
         lock = session.read_lock()
-        return plan_install(scope, lock, resolution, selection, force=args.force)
+        return plan_install(
+            scope,
+            lock,
+            resolution,
+            selection,
+            force=args.force,
+            on_item=lambda done, total: console.count("rendering", done, total),
+        )
 
     if args.dry_run:
         selection = select()

@@ -143,7 +143,13 @@ def _full(
         kept |= {i.key for i in lock.items if set(i.required_by) & kept}
         console.progress("rendering")
         outcome = plan_install(
-            scope, lock, resolution, selection, force=args.force, also_managed=todo.managed - kept
+            scope,
+            lock,
+            resolution,
+            selection,
+            force=args.force,
+            also_managed=todo.managed - kept,
+            on_item=lambda done, total: console.count("rendering", done, total),
         )
         notes = tuple(
             f"cannot fetch {spec.label} ({error}); its items were left as they are"

@@ -107,9 +107,11 @@ def render_desired(
     reused: Mapping[str, tuple[DesiredFile, ...]] | None = None,
     *,
     home: bool = False,
+    on_item: Callable[[int, int], None] | None = None,
 ) -> Desired:
     """`selection_for(item)` empty means every client. Items in `reused` (by key) are not
-    rendered: their recorded files stand in for the rendering. `home`: the global scope."""
+    rendered: their recorded files stand in for the rendering. `home`: the global scope.
+    `on_item(done, total)` after each item: the CLI's counter on a TTY."""
     from upskill.render import Site, format_bodies_ahead, render_item
 
     # [FORMAT] large batches format their bodies on two cores first (same bytes)
@@ -124,7 +126,9 @@ def render_desired(
     skipped: list[str] = []
     warnings: list[str] = []
     missed: dict[tuple[str, str], int] = {}
-    for resolved in items:
+    for done, resolved in enumerate(items, 1):
+        if on_item is not None:
+            on_item(done, len(items))
         admitted = clients_for(cat.audience(resolved.item), selection_for(resolved))
         if reused is not None and resolved.key in reused:
             kind = resolved.item.kind.value

@@ -7,7 +7,7 @@ the new lockfile, and `commit_outcome` hands them to the journal.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -118,9 +118,11 @@ def plan_install(
     *,
     force: bool,
     also_managed: Iterable[str] = (),
+    on_item: Callable[[int, int], None] | None = None,
 ) -> Outcome:
     """`selection` None: each item keeps its recorded clients (new items: every client).
-    `also_managed`: lock items this run owns even if they were not resolved (update)."""
+    `also_managed`: lock items this run owns even if they were not resolved (update).
+    `on_item(done, total)`: called as each item is rendered (a progress counter)."""
     keys = {r.key for r in resolution.items}
     managed = frozenset(keys | set(also_managed))
     _lock_conflicts(resolution, lock, scope.anchor)
@@ -146,7 +148,7 @@ def plan_install(
             observed=observed,
         )
     home = scope.kind is ScopeKind.GLOBAL
-    desired = render_desired(resolution.items, selection_for, reused, home=home)
+    desired = render_desired(resolution.items, selection_for, reused, home=home, on_item=on_item)
     # A lockfile with items but no output records was written by upstream upskill (or
     # rewritten by it): files at the paths its items render to are treated as ours.
     in_lock = {i.key for i in lock.items}
