@@ -5,7 +5,7 @@ Formatting only; the lines go out through the `Console` (`upskill.cli.console`).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from upskill.cli.console import Console
@@ -31,12 +31,20 @@ _SHOWN = frozenset(
 )
 
 
-def plan_lines(plan: Plan) -> list[str]:
-    return [f"  {a.op.value:<18} {a.path}" for a in plan.actions if a.op in _SHOWN]
+def plan_lines(plan: Plan, diffs: Mapping[str, Sequence[str]] | None = None) -> list[str]:
+    lines = []
+    for a in plan.actions:
+        if a.op in _SHOWN:
+            lines.append(f"  {a.op.value:<18} {a.path}")
+            lines.extend(f"    {line}" for line in (diffs or {}).get(a.path, ()))
+    return lines
 
 
-def noteworthy(actions: Iterable[Action]) -> list[str]:
-    """Lines a user must see even without --dry-run: kept edits and what --force discarded."""
+def noteworthy(
+    actions: Iterable[Action], diffs: Mapping[str, Sequence[str]] | None = None
+) -> list[str]:
+    """Lines a user must see even without --dry-run: kept edits, kept files upskill never
+    wrote (with their diff to upskill's rendering) and what --force discarded."""
     lines = []
     for a in actions:
         if a.op is Op.KEEP_EDIT:
@@ -45,6 +53,7 @@ def noteworthy(actions: Iterable[Action]) -> list[str]:
             lines.append(
                 f"kept existing file not written by upskill: {a.path} (use --force to replace it)"
             )
+            lines.extend(f"  {line}" for line in (diffs or {}).get(a.path, ()))
         elif a.op is Op.KEEP_ORPHAN:
             lines.append(f"kept edited file that is no longer installed: {a.path}")
         elif a.op in (Op.REPLACE_EDIT, Op.REMOVE_EDIT):
@@ -85,7 +94,7 @@ def report_dry_run(console: Console, outcome: Outcome) -> int:
         console.warn(warning)
     for line in repin_lines(outcome, "would re-pin"):
         console.info(line)
-    lines = plan_lines(outcome.plan)
+    lines = plan_lines(outcome.plan, outcome.diffs)
     console.data("".join(f"{line}\n" for line in lines) or "nothing to do\n")
     return 0
 
@@ -122,7 +131,7 @@ def report_install(
     console.done()
     for warning in outcome.warnings:
         console.warn(warning)
-    for line in [*noteworthy(outcome.plan.actions), *committed.messages]:
+    for line in [*noteworthy(outcome.plan.actions, outcome.diffs), *committed.messages]:
         console.info(line)
     per_client = client_lines(outcome, committed.lock, bundles)
     if per_client:
@@ -143,7 +152,7 @@ def report_update(
         console.warn(warning)
     for line in [
         *repin_lines(outcome, "re-pinned"),
-        *noteworthy(outcome.plan.actions),
+        *noteworthy(outcome.plan.actions, outcome.diffs),
         *committed.messages,
     ]:
         console.info(line)

@@ -14,6 +14,7 @@ from pathlib import Path
 from upskill.clients import SELECTABLE_CLIENTS
 from upskill.errors import UsageError
 from upskill.lifecycle import catalog as cat
+from upskill.lifecycle.adopt import foreign_diffs
 from upskill.lifecycle.ancillary import AGENTS_MD, ancillary_updaters, installed, read_optional
 from upskill.lifecycle.desired import Desired, clients_for, render_desired
 from upskill.lifecycle.hashing import FileState, tree_hash
@@ -56,6 +57,8 @@ class Outcome:
     seen: Mapping[str, FileState] = dataclasses.field(default_factory=dict)
     # Installed items this run moves to another ref of their source (`add <source>@<ref>`).
     repinned: tuple[Repin, ...] = ()
+    # Per kept file upskill never wrote: the diff from it to upskill's rendering.
+    diffs: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
 
     def transaction(self, current_lock_bytes: bytes | None) -> Transaction:
         writes = [
@@ -175,6 +178,7 @@ def plan_install(
         resolution.warnings + desired.warnings,
         observer.files,
         _repins(resolution, lock),
+        foreign_diffs(scope.root, plan.actions),
     )
 
 

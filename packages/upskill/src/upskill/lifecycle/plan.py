@@ -141,7 +141,8 @@ def _desired_action(
     if record is not None:
         # Keep recording what upskill last wrote, so the edit stays detectable.
         return Action(Op.KEEP_EDIT, want.path), record.sha256
-    return Action(Op.FOREIGN, want.path), None
+    # The rendering travels with the action so the user can be shown how the file differs.
+    return Action(Op.FOREIGN, want.path, want.data, want.mode), None
 
 
 def _merge(a: tuple[Owner, ...], b: tuple[Owner, ...]) -> tuple[Owner, ...]:
