@@ -246,3 +246,24 @@ def test_same_server_differing_between_clients_is_renamed(tmp_path: Path) -> Non
 )
 def test_what_looks_like_a_secret(key: str, value: str, secret: bool) -> None:
     assert secrets.looks_secret(key, value) is secret
+
+
+def test_opencode_plugins_become_config_write_descriptors(tmp_path: Path) -> None:
+    plan = _plan(
+        tmp_path,
+        {"opencode.json": '{"plugin": ["opencode-wakatime", "@acme/opencode-plugin@1.2.0"]}'},
+    )
+    bundle = load_yaml(_file(plan, "imported.bundle.yaml"), Path("b"))
+    assert bundle["plugins"] == {
+        "opencode-wakatime": {"opencode": {"plugin_uri": "opencode-wakatime"}},
+        "acme-opencode-plugin-1-2-0": {"opencode": {"plugin_uri": "@acme/opencode-plugin@1.2.0"}},
+    }
+    assert plan.plugins == ("opencode-wakatime", "acme-opencode-plugin-1-2-0")
+
+
+def test_an_instruction_file_linked_to_another_is_imported_once(tmp_path: Path) -> None:
+    (tmp_path / "AGENTS.md").write_text("Use uv.\n")
+    (tmp_path / "CLAUDE.md").symlink_to("AGENTS.md")
+    plan = _plan(tmp_path, {})
+    assert [i.name for i in plan.items] == ["claude-md"]
+    assert [n.message for n in plan.notes] == ["AGENTS.md: same text as CLAUDE.md; left out"]

@@ -60,6 +60,7 @@ def _document(plan: ImportPlan, target: Path, *, dry_run: bool) -> str:
             {"kind": i.kind.value, "name": i.name, "sources": list(i.sources)} for i in plan.items
         ],
         "mcps": list(plan.servers),
+        "plugins": list(plan.plugins),
         "files": [f.path for f in plan.files],
         "notes": [{"kind": str(n.kind), "message": n.message} for n in plan.notes],
     }
@@ -77,6 +78,8 @@ def _summary(plan: ImportPlan) -> str:
     servers = len(plan.servers)
     if servers:
         counts.append(f"{servers} MCP server{'s' if servers != 1 else ''}")
+    if plan.plugins:
+        counts.append(f"{len(plan.plugins)} plugin{'s' if len(plan.plugins) != 1 else ''}")
     return ", ".join(counts)
 
 

@@ -113,6 +113,7 @@ def scan_instructions(
     items: list[FoundItem] = []
     notes: list[Note] = []
     known = instruction_paths(BY_ID, home=home)
+    seen: dict[str, str] = {}  # text -> the file it was first read from
     for rel in instruction_paths(clients, home=home):
         path = root / rel
         if not path.is_file():
@@ -120,6 +121,10 @@ def scan_instructions(
         text = read_text(path, None if home else root)
         if text is None or not text.strip():
             continue
+        if text in seen:  # `CLAUDE.md -> AGENTS.md`, or a copy: one rule, not two
+            notes.append(Note(NoteKind.SKIP, f"{rel}: same text as {seen[text]}; left out"))
+            continue
+        seen[text] = rel
         words = text.split()
         if all(w.startswith("@") and w[1:] in known for w in words):
             notes.append(Note(NoteKind.SKIP, f"{rel}: only imports {' '.join(words)}; left out"))

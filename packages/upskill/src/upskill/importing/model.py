@@ -74,5 +74,6 @@ class ImportPlan:
 
     items: tuple[PortableItem, ...]
     servers: tuple[str, ...]  # MCP server names in the bundle
+    plugins: tuple[str, ...]  # plugin names in the bundle
     files: tuple[OutFile, ...]
     notes: tuple[Note, ...]

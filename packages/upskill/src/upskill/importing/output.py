@@ -3,7 +3,7 @@
 
 Layout: `<plural>/<name>/<KIND>.md` with override files and a skill's files beside
 it, and one bundle, `imported.bundle.yaml`, listing every item and holding the MCP
-servers, so `upskill add <dir> imported` installs all of it.
+servers and plugins, so `upskill add <dir> imported` installs all of it.
 """
 
 from __future__ import annotations
@@ -42,7 +42,11 @@ def bundle_name(items: Sequence[PortableItem]) -> str:
     return numbered(BUNDLE, {i.name for i in items})
 
 
-def bundle_file(items: Sequence[PortableItem], servers: Mapping[str, Mapping[str, Any]]) -> OutFile:
+def bundle_file(
+    items: Sequence[PortableItem],
+    servers: Mapping[str, Mapping[str, Any]],
+    plugins: Mapping[str, Mapping[str, Any]],
+) -> OutFile:
     name = bundle_name(items)
     document: dict[str, Any] = {
         "schema": 1,
@@ -53,14 +57,18 @@ def bundle_file(items: Sequence[PortableItem], servers: Mapping[str, Mapping[str
     listed = {k: v for k, v in listed.items() if v}
     if listed:
         document["items"] = listed
+    if plugins:
+        document["plugins"] = {name: dict(entry) for name, entry in plugins.items()}
     if servers:
         document["mcps"] = {name: dict(entry) for name, entry in servers.items()}
     return OutFile(f"{name}{BUNDLE_SUFFIX}", emit_mapping(document).encode("utf-8"))
 
 
 def registry_files(
-    items: Sequence[PortableItem], servers: Mapping[str, Mapping[str, Any]]
+    items: Sequence[PortableItem],
+    servers: Mapping[str, Mapping[str, Any]],
+    plugins: Mapping[str, Mapping[str, Any]],
 ) -> list[OutFile]:
     files = [f for item in items for f in item_files(item)]
-    files.append(bundle_file(items, servers))
+    files.append(bundle_file(items, servers, plugins))
     return sorted(files, key=lambda f: f.path)

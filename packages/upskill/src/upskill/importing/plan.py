@@ -10,6 +10,7 @@ from upskill.importing.instructions import scan_instructions
 from upskill.importing.merge import merge
 from upskill.importing.model import ImportPlan
 from upskill.importing.output import registry_files
+from upskill.importing.plugins import scan_plugins
 from upskill.importing.scan import scan_items
 from upskill.importing.servers import merge_servers, scan_servers
 
@@ -25,10 +26,12 @@ def plan_import(
     items, merge_notes = merge([*found, *instructions], home=home)
     servers_found, server_notes = scan_servers(places, clients, home=home)
     servers, server_merge_notes = merge_servers(servers_found)
-    files = registry_files(items, servers) if items or servers else []
+    plugins = scan_plugins(places, clients, home=home)
+    files = registry_files(items, servers, plugins) if items or servers or plugins else []
     return ImportPlan(
         items=tuple(items),
         servers=tuple(servers),
+        plugins=tuple(plugins),
         files=tuple(files),
         notes=(*notes, *merge_notes, *server_notes, *server_merge_notes),
     )
