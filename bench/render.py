@@ -5,13 +5,12 @@ Run from the repository root: ``uv run python bench/render.py [--items N]``.
 Generates N items (rules, skills and agents in equal parts; bodies with
 headings, lists, tables, code, links to resources, and client directives in
 one item of three), loads them, then renders every item for claude, copilot,
-vscode and opencode (formatter included, caches cold). The baseline is
-``mdformat.text`` of the same items' bodies with the same options, once per
-item. Target: at least 2,000 item x client renders per second on one core.
-A second, informational pass (fresh items, caches cleared) renders the same
-batch the way a large install does: ``format_bodies_ahead`` first, which
-formats half the bodies in a forked child when two CPUs are usable.
-This is a measurement, not a test.
+vscode and opencode (caches cold). Rendering no longer formats bodies
+(docs/upskill/format.md, "Bodies are delivered verbatim"); it processes
+directives and rewrites resource links. The baseline is ``mdformat.text`` of
+the same items' bodies with the same options, once per item (what rendering
+used to pay). Target: at least 2,000 item x client renders per second on one
+core. This is a measurement, not a test.
 """
 
 from __future__ import annotations
@@ -23,8 +22,8 @@ import time
 from pathlib import Path
 
 from upskill.format import load_item_dir
-from upskill.markdown import FORMATTER_EXTENSIONS, FORMATTER_OPTIONS, clear_caches
-from upskill.render import format_bodies_ahead, render_item
+from upskill.markdown import FORMATTER_EXTENSIONS, FORMATTER_OPTIONS
+from upskill.render import render_item
 
 CLIENTS = ("claude", "copilot", "vscode", "opencode")
 TARGET = 2000.0
@@ -79,7 +78,6 @@ def main() -> int:
         start = time.perf_counter()
         items = [item for d in dirs for item in load_item_dir(d)]
         load_seconds = time.perf_counter() - start
-        fresh = [item for d in dirs for item in load_item_dir(d)]
 
     bodies = [item.body for item in items]
     start = time.perf_counter()
@@ -97,13 +95,6 @@ def main() -> int:
 
     rate = renders / render_seconds
 
-    clear_caches()
-    start = time.perf_counter()
-    format_bodies_ahead((item, client) for item in fresh for client in CLIENTS)
-    for item in fresh:
-        for client in CLIENTS:
-            render_item(item, client)
-    ahead_rate = renders / (time.perf_counter() - start)
     print(f"items: {len(items)}  clients: {len(CLIENTS)}  renders: {renders}")
     per_item_load = load_seconds * 1e3 / len(items)
     print(f"load (parse + validate + read resources): {per_item_load:.3f} ms/item")
@@ -114,7 +105,6 @@ def main() -> int:
     )
     print(f"ratio render-all-clients / mdformat-once, per item: {render_seconds / baseline:.2f}")
     print(f"throughput: {rate:.0f} renders/s (target >= {TARGET:.0f})")
-    print(f"with format_bodies_ahead (two cores when usable): {ahead_rate:.0f} renders/s")
     return 0 if rate >= TARGET else 1
 
 

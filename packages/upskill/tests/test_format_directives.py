@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -30,41 +31,110 @@ def blocks(draw: st.DrawFn, number: int) -> tuple[bool, tuple[str, ...], list[st
 
 
 @st.composite
-def bodies(draw: st.DrawFn) -> tuple[str, list[tuple[bool, tuple[str, ...], list[str]]]]:
+def bodies(
+    draw: st.DrawFn, most_blank: int = 3
+) -> tuple[str, list[tuple[bool, tuple[str, ...], list[str]]]]:
+    """Plain lines, fences with blank lines inside, and directive blocks, with runs
+    of up to `most_blank` blank lines (empty or spaces) between them."""
     parts: list[str] = []
     found = []
+
+    def blanks() -> list[str]:
+        return [draw(st.sampled_from(["", "  "]))] * draw(st.integers(0, most_blank))
+
     for index in range(draw(st.integers(1, 5))):
+        parts.extend(blanks())
         parts.append(f"plain {index}")
-        parts.extend([""] * draw(st.integers(0, 3)))
+        if draw(st.booleans()):
+            parts.extend(["```text", *([""] * draw(st.integers(1, 3))), f"code {index}", "```"])
+        parts.extend(blanks())
         if draw(st.booleans()):
             block = draw(blocks(index))
             negated, names, lines = block
             marker = ("!" if negated else "") + ",".join(names)
             parts.append(f"<!-- @client:{marker} -->")
-            parts.extend([""] * draw(st.integers(0, 2)))
+            parts.extend(blanks())
             parts.extend(lines)
-            parts.extend([""] * draw(st.integers(0, 2)))
+            parts.extend(blanks())
             parts.append("<!-- @endclient -->")
-            parts.extend([""] * draw(st.integers(0, 3)))
+            parts.extend(blanks())
             found.append(block)
     return "\n".join(parts) + "\n", found
 
 
-@settings(max_examples=120, deadline=None)
+def _runs_outside_fences(text: str) -> list[int]:
+    """Lengths of the runs of blank lines outside fenced blocks."""
+    runs: list[int] = []
+    count = 0
+    fenced = False
+    for line in text.split("\n")[:-1]:
+        if line.startswith("```"):
+            fenced = not fenced
+        if not fenced and not line.strip():
+            count += 1
+            continue
+        if count:
+            runs.append(count)
+        count = 0
+    return [*runs, count] if count else runs
+
+
+@settings(max_examples=150, deadline=None)
 @given(bodies(), st.sampled_from(("claude", "copilot", "opencode")))
-def test_balanced_bodies_process_cleanly(
+def test_balanced_bodies_keep_every_kept_line_and_add_no_blank_run(
     generated: tuple[str, list[tuple[bool, tuple[str, ...], list[str]]]], family: str
 ) -> None:
     body, found = generated
     assert validate_directives(body, PATH) == []
     out = process_directives(body, family, PATH)
     assert "@client" not in out and "@endclient" not in out
-    assert "\n\n\n" not in out and not out.startswith("\n")
     for negated, names, lines in found:
         included = (family in names) != negated
         for line in lines:
             assert (line in out.split("\n")) == included
+    # every non-blank line the family sees, in order, and nothing else
+    excluded = {
+        line for negated, names, lines in found if (family in names) == negated for line in lines
+    }
+    expected = [
+        line
+        for line in body.split("\n")
+        if line.strip() and "@client" not in line and "@endclient" not in line
+        if line not in excluded
+    ]
+    assert [line for line in out.split("\n") if line.strip()] == expected
+    # no blank run longer than the longest the author wrote; fences untouched;
+    # no blank lines at the end unless the author ended with some
+    runs = _runs_outside_fences(body)
+    assert max(_runs_outside_fences(out), default=0) <= max(runs, default=0)
+    assert out.count("```text\n\n") == body.count("```text\n\n")
+    if body.split("\n")[-2].strip():
+        assert not out.endswith("\n\n")
     assert process_directives(out, family, PATH) == out
+
+
+@settings(max_examples=150, deadline=None)
+@given(bodies(most_blank=1), st.sampled_from(FAMILIES))
+def test_removing_blocks_from_a_tidy_body_leaves_no_blank_line_runs(
+    generated: tuple[str, list[tuple[bool, tuple[str, ...], list[str]]]], family: str
+) -> None:
+    """Where the author wrote no run of blank lines (MD012), removal makes none."""
+    body = re.sub(r"\n(?: *\n){2,}", "\n\n", generated[0])
+    assert max(_runs_outside_fences(body), default=0) <= 1
+    out = process_directives(body, family, PATH)
+    assert max(_runs_outside_fences(out), default=0) <= 1
+
+
+@settings(max_examples=100, deadline=None)
+@given(bodies())
+def test_a_body_without_directives_is_returned_unchanged(
+    generated: tuple[str, list[tuple[bool, tuple[str, ...], list[str]]]],
+) -> None:
+    body, found = generated
+    if found:
+        return
+    for family in FAMILIES:
+        assert process_directives(body, family, PATH) is body
 
 
 @settings(max_examples=60, deadline=None)
@@ -138,9 +208,27 @@ def test_markers_inside_fences_are_content() -> None:
 
 
 def test_negation_and_blank_collapse_exact() -> None:
+    """Runs that meet across removed lines become the longer of the two; the
+    author's own runs (the leading two, the double one inside) stay."""
     body = (
-        "\n\nintro\n\n\n<!-- @client:!opencode -->\n\nnot opencode\n\n"
-        "<!-- @endclient -->\n\n\nend\n"
+        "\n\nintro\n\n<!-- @client:!opencode -->\n\nnot opencode\n\n\nmore\n\n"
+        "<!-- @endclient -->\n\nend\n"
     )
-    assert process_directives(body, "claude", PATH) == "intro\n\nnot opencode\n\nend\n"
-    assert process_directives(body, "opencode", PATH) == "intro\n\nend\n"
+    assert process_directives(body, "claude", PATH) == (
+        "\n\nintro\n\nnot opencode\n\n\nmore\n\nend\n"
+    )
+    assert process_directives(body, "opencode", PATH) == "\n\nintro\n\nend\n"
+
+
+def test_a_removed_block_at_either_end_leaves_no_blank_lines_there() -> None:
+    body = "<!-- @client:claude -->\nfirst\n<!-- @endclient -->\n\nmiddle\n\n"
+    body += "<!-- @client:claude -->\nlast\n<!-- @endclient -->\n"
+    assert process_directives(body, "opencode", PATH) == "\nmiddle\n"
+    assert process_directives(body, "claude", PATH) == "first\n\nmiddle\n\nlast\n"
+
+
+def test_directly_adjacent_blocks_keep_the_paragraph_break() -> None:
+    body = "a\n\n<!-- @client:claude -->\nb\n<!-- @endclient -->\n<!-- @client:codex -->\n"
+    body += "c\n<!-- @endclient -->\n\nd\n"
+    assert process_directives(body, "opencode", PATH) == "a\n\nd\n"
+    assert process_directives(body, "codex", PATH) == "a\n\nc\n\nd\n"

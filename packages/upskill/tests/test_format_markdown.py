@@ -1,13 +1,11 @@
-"""The pinned formatter and token-based link rewriting."""
+"""The pinned formatter (`upskill fmt`, lint's `body-format`)."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from upskill.markdown import LinkRewrite, format_body, format_markdown, rewrite_links
-
-REWRITE = LinkRewrite("n", frozenset({"scripts/g.sh", "a b.md", "img.png", "refs/deep/x.md"}))
+from upskill.markdown import format_body, format_markdown
 
 
 def test_format_keeps_frontmatter_and_single_blank_seam() -> None:
@@ -29,50 +27,6 @@ def test_format_normalises_crlf_and_tables() -> None:
     assert format_body("|a|b|\r\n|-|-|\r\n|1|2|\r\n") == (
         "| a   | b   |\n| --- | --- |\n| 1   | 2   |\n"
     )
-
-
-def test_rewrite_links_all_forms() -> None:
-    body = (
-        'See [g](./scripts/g.sh#x "t") and [h](scripts/g.sh) ![i](img.png) '
-        "[u](https://x) [p](../x) [c](./a%20b.md) `[z](./scripts/g.sh)` "
-        "[abs](/scripts/g.sh) [f](#frag) [m](./missing.md) [d](./refs/) [r][ref]\n\n"
-        "[ref]: scripts/g.sh\n\n```md\n[q](./scripts/g.sh)\n```\n"
-    )
-    assert rewrite_links(body, REWRITE) == (
-        'See [g](./n/scripts/g.sh#x "t") and [h](n/scripts/g.sh) ![i](n/img.png) '
-        "[u](https://x) [p](../x) [c](./n/a%20b.md) `[z](./scripts/g.sh)` "
-        "[abs](/scripts/g.sh) [f](#frag) [m](./missing.md) [d](./n/refs/) [r][ref]\n\n"
-        "```md\n[q](./scripts/g.sh)\n```\n\n[ref]: n/scripts/g.sh\n"
-    )
-
-
-def test_rewrite_links_angle_bracket_destination_is_percent_encoded() -> None:
-    assert rewrite_links("[c](<./a b.md>)\n", REWRITE) == "[c](./n/a%20b.md)\n"
-
-
-_pieces = st.sampled_from(
-    [
-        "[g](./scripts/g.sh)",
-        "[h](scripts/g.sh#x)",
-        "![i](img.png)",
-        "[u](https://example.com/a)",
-        "[p](../up.md)",
-        "`[z](./img.png)`",
-        "[r][ref]",
-        "plain text",
-        "[c](./a%20b.md)",
-        "[d](refs/deep/x.md)",
-    ]
-)
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.lists(st.lists(_pieces, min_size=1, max_size=4), min_size=1, max_size=4))
-def test_rewrite_links_idempotent_and_formatter_stable(paragraphs: list[list[str]]) -> None:
-    body = "\n\n".join(" ".join(p) for p in paragraphs) + "\n\n[ref]: ./scripts/g.sh\n"
-    once = rewrite_links(body, REWRITE)
-    assert rewrite_links(once, REWRITE) == once
-    assert format_body(once) == once
 
 
 _md_atoms = st.sampled_from(
@@ -118,12 +72,3 @@ def test_fast_text_path_matches_plain_mdformat(blocks: list[list[str]]) -> None:
     text = "\n".join(" ".join(b) if i % 2 else "\n".join(b) for i, b in enumerate(blocks)) + "\n"
     expected = mdformat.text(text, options=FORMATTER_OPTIONS, extensions=FORMATTER_EXTENSIONS)
     assert format_body(text) == (expected if expected.strip() else "")
-
-
-@settings(max_examples=80, deadline=None)
-@given(st.lists(st.lists(_pieces, min_size=1, max_size=4), min_size=1, max_size=4))
-def test_text_level_rewrite_matches_token_rewrite(paragraphs: list[list[str]]) -> None:
-    from upskill.markdown.links import _rewrite_tokens
-
-    body = "\n\n".join(" ".join(p) for p in paragraphs) + "\n"
-    assert rewrite_links(body, REWRITE) == _rewrite_tokens(body, REWRITE)

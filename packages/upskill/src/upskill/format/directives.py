@@ -4,9 +4,14 @@
     <!-- @client:!opencode -->        ...   <!-- @endclient -->
 
 Markers must sit on their own line. Lines inside fenced code blocks are
-content, never markers, so documentation can show the syntax. After
-processing, runs of blank lines outside fences collapse to one (MD012) and
-leading blank lines are dropped.
+content, never markers, so documentation can show the syntax.
+
+Processing changes nothing but the removed lines: the body reaches the client
+as its author wrote it (docs/upskill/format.md, "Bodies are delivered
+verbatim"). Where lines were removed, the blank lines that met across the gap
+collapse to the longest run on either side of it, so a removed block leaves
+no blank-line run the author did not write; a gap at the very end leaves no
+trailing blank lines.
 """
 
 from __future__ import annotations
@@ -103,14 +108,14 @@ class _Report:
 
 def _scan(
     body: str, path: Path, first_line: int, report: _Report
-) -> Iterator[tuple[_Line, Directive | None]]:
-    """Yield each content line with the directive block it sits in."""
+) -> Iterator[tuple[int, _Line, Directive | None]]:
+    """Yield each content line (its 0-based index, the line, the block it sits in)."""
     active: Directive | None = None
     opened_at = 0
     for offset, line in enumerate(_lines(body)):
         number = first_line + offset
         if line.in_fence:
-            yield line, active
+            yield offset, line, active
             continue
         if _OPEN.match(line.text):
             if active is not None:
@@ -143,7 +148,7 @@ def _scan(
                     line=number,
                 )
             )
-        yield line, active
+        yield offset, line, active
     if active is not None:
         report(
             FormatError(
@@ -163,24 +168,62 @@ def validate_directives(body: str, path: Path, *, first_line: int = 1) -> list[F
 
 
 def process_directives(body: str, family: str, path: Path, *, first_line: int = 1) -> str:
-    """The body as seen by `family`, markers removed, blank runs collapsed."""
-    kept: list[_Line] = []
-    for line, active in _scan(body, path, first_line, _Report(collect=False)):
+    """The body as seen by `family`: markers and excluded blocks removed, nothing else."""
+    if not has_directives(body):
+        return body
+    content, terminated = (body[:-1], True) if body.endswith("\n") else (body, False)
+    total = content.count("\n") + 1
+    kept: list[_Line | None] = []  # None: one gap where lines were removed
+    expected = 0
+    for offset, line, active in _scan(content, path, first_line, _Report(collect=False)):
         if active is None or active.includes(family):
+            if offset != expected:
+                kept.append(None)
             kept.append(line)
-    return collapse_blank_lines(kept)
+            expected = offset + 1
+    if expected != total:
+        kept.append(None)
+    out = close_gaps(kept)
+    return "\n".join(out) + ("\n" if terminated and out else "")
 
 
-def collapse_blank_lines(lines: list[_Line]) -> str:
+def _blank(line: _Line | None) -> bool:
+    return line is None or (not line.in_fence and not line.text.strip())
+
+
+def close_gaps(lines: list[_Line | None]) -> list[str]:
+    """The lines' text, each blank run that spans a gap (None) collapsed.
+
+    The run becomes its longest stretch between gaps, so it is never longer
+    than a run the author wrote; a run that spans a gap and ends the body
+    disappears. Runs without a gap are left exactly as they are.
+    """
     out: list[str] = []
-    for line in lines:
-        blank = not line.text.strip() and not line.in_fence
-        if blank and (not out or not out[-1].strip()):
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if not _blank(line):
+            assert line is not None
+            out.append(line.text)
+            index += 1
             continue
-        out.append("" if blank else line.text)
-    while out and not out[-1].strip():
-        out.pop()
-    return "\n".join(out) + "\n" if out else ""
+        end = index
+        while end < len(lines) and _blank(lines[end]):
+            end += 1
+        run = lines[index:end]
+        stretches: list[list[str]] = [[]]
+        for member in run:
+            if member is None:
+                stretches.append([])
+            else:
+                stretches[-1].append(member.text)
+        if len(stretches) == 1:
+            out.extend(stretches[0])
+        elif end < len(lines):
+            longest: list[str] = max(stretches, key=len)
+            out.extend(longest)
+        index = end
+    return out
 
 
 def has_directives(body: str) -> bool:

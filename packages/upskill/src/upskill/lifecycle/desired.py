@@ -112,15 +112,8 @@ def render_desired(
     """`selection_for(item)` empty means every client. Items in `reused` (by key) are not
     rendered: their recorded files stand in for the rendering. `home`: the global scope.
     `on_item(done, total)` after each item: the CLI's counter on a TTY."""
-    from upskill.render import Site, format_bodies_ahead, render_item
+    from upskill.render import Site, render_item
 
-    # [FORMAT] large batches format their bodies on two cores first (same bytes)
-    format_bodies_ahead(
-        (r.item, c)
-        for r in items
-        if reused is None or r.key not in reused
-        for c in clients_for(cat.audience(r.item), selection_for(r))
-    )
     files: dict[str, DesiredFile] = {}
     item_clients: dict[str, tuple[str, ...]] = {}
     skipped: list[str] = []

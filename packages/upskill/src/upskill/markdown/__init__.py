@@ -1,8 +1,9 @@
 """The one Markdown formatter configuration upskill uses everywhere.
 
-Render, `fmt` and `lint` all go through :func:`format_markdown`, so generated
-files, canonicalised sources and the `body-format` lint check agree byte for
-byte. mdformat and markdown-it are imported lazily (first call), keeping CLI
+`fmt` and `lint` go through :func:`format_markdown`, so canonicalised sources
+and the `body-format` lint check agree byte for byte. Install never formats:
+it only rewrites link destinations in place (:func:`rewrite_links`).
+mdformat and markdown-it are imported lazily (first call), keeping CLI
 start-up lean.
 """
 
@@ -19,8 +20,7 @@ from upskill.markdown.links import LinkRewrite, rewrite_links
 
 def clear_caches() -> None:
     """Forget every formatted result, for measurements that must start cold."""
-    _formatter._PREFORMATTED.clear()
-    _formatter._format_cached.cache_clear()
+    _formatter.format_body.cache_clear()
     _links._rewrite_cached.cache_clear()
 
 

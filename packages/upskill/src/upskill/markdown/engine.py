@@ -1,15 +1,14 @@
 """One shared markdown-it parser configured exactly like mdformat's own.
 
-`mdformat.text()` builds a fresh parser on every call; rendering thousands of
-items makes that the dominant cost, so the parser is built once. Link
-rewriting needs the same parser because it edits the token stream before
-mdformat's renderer turns it back into Markdown.
+`mdformat.text()` builds a fresh parser on every call; formatting a
+registry of hundreds of files makes that the dominant cost, so the parser is
+built once.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, MutableMapping, Sequence
+from collections.abc import MutableMapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -57,7 +56,38 @@ def parser() -> MarkdownIt:
     _use_gfm(md)
     md.options["codeformatters"] = {}
     md.options["parser_extension"].append(fastpath)
+    _loose_unless_shown_tight()
     return md
+
+
+def _loose_unless_shown_tight() -> None:
+    """Render a list tight only when a paragraph of it shows it is.
+
+    mdformat 1.0 calls a list tight when none of its items' paragraphs is
+    loose, so a list whose items hold no paragraph at all (headings, HTML
+    blocks, fences, rules) is joined with single newlines: an HTML block then
+    swallows the block after it and a heading line becomes a setext
+    underline. Tightness only shows in paragraphs, so such a list is rendered
+    loose, which parses back to the same structure
+    (tests/author/test_author_fmt_structure.py). mdformat is pinned exactly;
+    its renderer looks both helpers up in its `_context` module at call time.
+    """
+    from mdformat.renderer import _context
+
+    def is_tight_list(node: Any) -> bool:
+        paragraphs = [
+            grand
+            for child in node.children
+            for grand in child.children
+            if grand.type == "paragraph"
+        ]
+        return bool(paragraphs) and all(p.hidden for p in paragraphs)
+
+    def is_tight_list_item(node: Any) -> bool:
+        return is_tight_list(node.parent)
+
+    setattr(_context, "is_tight_list", is_tight_list)  # noqa: B010 - not exported
+    setattr(_context, "is_tight_list_item", is_tight_list_item)  # noqa: B010
 
 
 def _use_gfm(md: MarkdownIt) -> None:
@@ -94,13 +124,3 @@ def render(tokens: Sequence[Token], env: MutableMapping[str, Any]) -> str:
     md = parser()
     out: str = md.renderer.render(tokens, md.options, env)
     return out
-
-
-def link_targets(tokens: Sequence[Token]) -> Iterator[tuple[Token, str]]:
-    """(token, attribute) of every inline link and image; autolinks excluded."""
-    for token in tokens:
-        for child in token.children or ():
-            if child.type == "link_open" and child.info != "auto":
-                yield child, "href"
-            elif child.type == "image":
-                yield child, "src"

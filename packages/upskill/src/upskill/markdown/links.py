@@ -3,10 +3,10 @@
 A flat output (a Claude/Copilot rule, any agent) is a single file whose
 supporting resources land in a sibling ``<name>/`` directory, so a body link
 ``./scripts/x.sh`` must become ``./<name>/scripts/x.sh``. The rewrite edits
-destinations in markdown-it's token stream (inline links, images, reference
-definitions) and lets mdformat render the result, so code spans, fences,
-autolinks and HTML are structurally out of reach, and the output is already
-formatter-canonical.
+destinations where the author wrote them (inline links, images, reference
+definitions), found through markdown-it's parse (`markdown.spans`), so code
+spans, fences, autolinks and HTML are structurally out of reach and every
+other byte of the body is kept.
 """
 
 from __future__ import annotations
@@ -17,8 +17,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import unquote
 
-from upskill.markdown import engine
-from upskill.markdown.formatter import Formatted, format_document
+from upskill.markdown import spans
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 
@@ -64,64 +63,47 @@ class LinkRewrite:
 
 
 def rewrite_links(body: str, rewrite: LinkRewrite) -> str:
-    """Return ``body`` formatted, with destinations of copied resources prefixed.
+    """`body` with the destinations of copied resources prefixed; every other byte kept.
 
     Idempotent: a prefixed destination no longer names a copied path (unless the
     item literally contains ``<prefix>/<path>``), so a second pass changes nothing.
+    Raises RenderError when a destination to rewrite cannot be placed exactly.
     """
-    return _rewrite_cached(body.replace("\r\n", "\n"), rewrite)
+    if "](" not in body and "]:" not in body:
+        return body  # no inline link, image or reference definition
+    return _rewrite_cached(body, rewrite)
 
 
 @functools.lru_cache(maxsize=4096)
 def _rewrite_cached(body: str, rewrite: LinkRewrite) -> str:
-    formatted = format_document(body)
-    changes = {
-        old: new
-        for old in formatted.destinations.keys() | formatted.references
-        if (new := rewrite.destination(old)) is not None
-    }
-    if not changes:
-        return formatted.text
-    if changes.keys() & formatted.references:
-        return _rewrite_tokens(body, rewrite)
-    return _rewrite_text(formatted, changes) or _rewrite_tokens(body, rewrite)
-
-
-def _rewrite_text(formatted: Formatted, changes: dict[str, str]) -> str | None:
-    """Edit destinations in the canonical text directly.
-
-    mdformat writes an inline destination as ``](dest)`` or ``](dest "title")``.
-    When the number of such spots equals the number of links the parser saw,
-    every spot is a link (none hides in a code span or block) and a one-pass
-    substitution is exact; otherwise the caller re-renders from tokens.
-    """
-    spots: dict[str, str] = {}
-    for old, new in changes.items():
-        before, after = _as_written(old), _as_written(new)
-        for end in (")", ' "'):
-            spots[f"]({before}{end}"] = f"]({after}{end}"
-        found = sum(formatted.text.count(f"]({before}{end}") for end in (")", ' "'))
-        if found != formatted.destinations[old]:
-            return None
-    pattern = re.compile("|".join(re.escape(s) for s in sorted(spots, key=len, reverse=True)))
-    return pattern.sub(lambda m: spots[m.group(0)], formatted.text)
-
-
-def _as_written(destination: str) -> str:
-    """How mdformat writes a destination (mirrors its maybe_add_link_brackets)."""
-    if not destination or any(c in " ()" or ord(c) < 32 or c == "\x7f" for c in destination):
-        return f"<{destination}>"
-    return destination
-
-
-def _rewrite_tokens(body: str, rewrite: LinkRewrite) -> str:
-    tokens, env = engine.parse(body)
-    for child, attr in engine.link_targets(tokens):
-        old = child.attrs.get(attr)
-        if isinstance(old, str) and (new := rewrite.destination(old)) is not None:
-            child.attrs[attr] = new
-    for ref in env.get("references", {}).values():
-        new = rewrite.destination(ref["href"])
+    edits: list[tuple[int, int, str]] = []
+    for spot in spans.destinations(body):
+        new = rewrite.destination(spot.href)
         if new is not None:
-            ref["href"] = new
-    return engine.render(tokens, env)
+            edits.append(
+                (spot.start, spot.end, _retarget(body[spot.start : spot.end], new, rewrite))
+            )
+    out = body
+    for start, end, written in sorted(edits, reverse=True):
+        out = out[:start] + written + out[end:]
+    return out
+
+
+def _retarget(written: str, new: str, rewrite: LinkRewrite) -> str:
+    """The destination as the author wrote it, with the prefix inserted.
+
+    Only the path gains `<prefix>/` (after a leading `./`); escapes, angle
+    brackets and percent-encoding stay as written. Should that not spell the
+    new destination (a `./` written with an escape), the normalised
+    destination is written in angle brackets instead.
+    """
+    from markdown_it.common.normalize_url import normalizeLink
+    from markdown_it.common.utils import unescapeAll
+
+    angled = written.startswith("<")
+    inner = written[1:-1] if angled else written
+    dot = "./" if inner.startswith("./") else ""
+    edited = f"{dot}{rewrite.prefix}/{inner[len(dot) :]}"
+    if normalizeLink(unescapeAll(edited)) == normalizeLink(new):
+        return f"<{edited}>" if angled else edited
+    return f"<{normalizeLink(new)}>"

@@ -1,6 +1,5 @@
 """Pure per-client rendering of SSOT items (format spec §7, Appendix B)."""
 
-from upskill.render.ahead import format_bodies_ahead
 from upskill.render.item import (
     OutputFile,
     Rendering,
@@ -22,7 +21,6 @@ __all__ = [
     "OutputFile",
     "Rendering",
     "Site",
-    "format_bodies_ahead",
     "layout",
     "output_path",
     "render_item",

@@ -1,23 +1,29 @@
-"""Body resolution and formatting for one client (format spec §2.3, §3.4, §6, §7.4).
+"""The body one client receives (format spec §2.3, §3.4, §6, §7.4).
 
 Order: override file for the client, else the canonical body with directives
-processed for the client's family; then the `## Skills` section for clients
-without a `skills:` field; then the pinned formatter (with link rewriting for
-flat outputs, which formats as it rewrites). Every stage is cached on its
-inputs, so clients that see the same text format it once.
+processed for the client's family; then link rewriting for flat outputs; then
+the `## Skills` section for clients without a `skills:` field. Nothing is
+reformatted: the body reaches the client as its author wrote it, apart from
+its leading blank lines (the seam after the frontmatter is the renderer's).
+Formatting is authoring's job (`upskill fmt`, lint's `body-format`); see
+docs/upskill/format.md, "Bodies are delivered verbatim".
 """
 
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 
 from upskill.clients import get
+from upskill.errors import RenderError
 from upskill.format.directives import has_directives, process_directives
 from upskill.format.model import Agent, Item
-from upskill.markdown import LinkRewrite, format_body, rewrite_links
-from upskill.markdown.formatter import format_document
+from upskill.markdown import LinkRewrite, rewrite_links
 from upskill.render.tables import SKILLS_SECTION_LEAD
+
+_LEADING_BLANK_LINES = re.compile(r"\A(?:[ \t]*\n)+")
+_TRAILING_BLANK_LINES = re.compile(r"(?:\n[ \t]*)+\Z")
 
 
 @functools.lru_cache(maxsize=8192)
@@ -26,7 +32,7 @@ def _directed(body: str, family: str, path: Path, first_line: int) -> str:
 
 
 def source_body(item: Item, target: str) -> str:
-    """The body text before formatting: override, or directives processed."""
+    """The client's body text: override, or directives processed."""
     override = item.overrides.get(target)
     if override is not None:
         return override
@@ -41,16 +47,18 @@ def skills_section(skills: tuple[str, ...]) -> str:
 
 
 def render_body(item: Item, target: str, rewrite: LinkRewrite | None) -> str:
+    """The body as delivered; "" when it holds nothing but blank lines."""
     text = source_body(item, target)
-    body = rewrite_links(text, rewrite) if rewrite is not None else format_body(text)
+    if not text.strip():
+        text = ""
+    text = _LEADING_BLANK_LINES.sub("", text)
+    if rewrite is not None:
+        try:
+            text = rewrite_links(text, rewrite)
+        except RenderError as error:
+            raise RenderError(error.message, path=item.entrypoint) from None
     if isinstance(item, Agent) and item.preload_skills and not get(target).skills_field:
         section = skills_section(item.preload_skills)
-        if format_document(text).references:
-            # reference definitions close the formatted body; the section must
-            # precede them, so format the whole text again.
-            joined = text.rstrip("\n") + "\n\n" + section
-            return rewrite_links(joined, rewrite) if rewrite is not None else format_body(joined)
-        # The section is canonical by construction: appending it keeps the
-        # result canonical without a second formatter pass.
-        return body + "\n" + section if body else section
-    return body
+        body = _TRAILING_BLANK_LINES.sub("", text)
+        return f"{body}\n\n{section}" if body else section
+    return text

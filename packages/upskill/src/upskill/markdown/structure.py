@@ -1,0 +1,82 @@
+"""The CommonMark structure of a body, for checking that formatting kept it.
+
+`upskill fmt` may restyle a document but never change what it says: the
+formatter's output is accepted only when its structure equals the input's
+(`formatter.format_body`). mdformat 1.0 has known ways to break that (a list
+whose items hold no paragraph is rendered tight, so an HTML block swallows
+the block after it); this check catches those and any not yet known.
+
+Structure is markdown-it's token stream (CommonMark plus GFM tables and
+strikethrough) with what is formatting left out: source positions, marker
+spellings (`*` or `-`, `---` or `___`, fence lengths, `3.` or `03.`),
+whether a code block is indented or fenced, the indent of an HTML block's
+lines (up to three spaces), and in text the width of runs of spaces and
+whether a soft line break or a space separates two words (a setext heading
+becomes an ATX heading on one line).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
+
+_SPACES = re.compile(r"[ \t]+")
+
+
+@functools.cache
+def _parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").enable(["table", "strikethrough"])
+
+
+def _html(content: str) -> str:
+    lines = content.split("\n")
+    return "\n".join(line[min(len(line) - len(line.lstrip(" ")), 3) :] for line in lines)
+
+
+def _inline(children: list[Token]) -> list[tuple[Any, ...]]:
+    out: list[tuple[Any, ...]] = []
+    for child in children:
+        if child.type in ("text", "softbreak"):
+            content = " " if child.type == "softbreak" else child.content
+            if out and out[-1][0] == "text":
+                out[-1] = ("text", _SPACES.sub(" ", out[-1][1] + content))
+            else:
+                out.append(("text", _SPACES.sub(" ", content)))
+        elif child.type in ("code_inline", "html_inline"):
+            out.append((child.type, child.content))
+        elif child.type == "image":
+            out.append((child.type, sorted(child.attrs.items()), _inline(child.children or [])))
+        else:
+            out.append((child.type, child.nesting, sorted(child.attrs.items())))
+    return out
+
+
+def structure(text: str) -> list[tuple[Any, ...]]:
+    """The token stream of `text` with formatting left out (see the module docstring)."""
+    out: list[tuple[Any, ...]] = []
+    for token in _parser().parse(text):
+        kind = "code" if token.type in ("fence", "code_block") else token.type
+        entry: tuple[Any, ...] = (kind, token.tag, token.nesting, token.hidden)
+        if kind == "code":
+            entry += (token.content, token.info.strip())
+        elif token.type == "html_block":
+            entry += (_html(token.content),)
+        elif token.type == "ordered_list_open":
+            entry += (token.attrs.get("start", 1),)
+        elif token.type in ("th_open", "td_open"):
+            entry += (token.attrs.get("style"),)
+        elif token.type == "inline":
+            entry += (_inline(token.children or []),)
+        out.append(entry)
+    return out
+
+
+def same_structure(before: str, after: str) -> bool:
+    return structure(before) == structure(after)
