@@ -152,10 +152,54 @@ def test_rule_unknown_keys_dropped(tmp_path: Path) -> None:
     assert all("globs" not in v[0] for v in out.values())
 
 
-def test_skill_unknown_keys_pass_through_sorted(tmp_path: Path) -> None:
-    out = render(tmp_path, "skill", BASE + "zeta: 1\nallowed-tools: Read\ncontext: fork\n")
-    for value in out.values():
-        assert list(value[0]) == ["name", "description", "allowed-tools", "context", "zeta"]
+def test_skill_fields_reach_the_clients_that_define_them_in_authored_order(
+    tmp_path: Path,
+) -> None:
+    yaml = (
+        BASE + "zeta: 1\nallowed-tools: Read\ncontext: fork\nmetadata:\n  b: '1'\n  a: x\n"
+        "license: MIT\ncompatibility: needs git\nversion: 1.0.0\n"
+    )
+    out = render(tmp_path, "skill", yaml)
+    spec = ["allowed-tools", "metadata", "license", "compatibility"]
+    assert list(out["claude"][0]) == ["name", "description", "allowed-tools", "context", *spec[1:]]
+    assert list(out["copilot"][0]) == ["name", "description", "allowed-tools", "context", *spec[1:]]
+    assert list(out["opencode"][0]) == ["name", "description", *spec]
+    assert list(out["opencode"][0]["metadata"]) == ["b", "a"]
+    (item,) = load_item_dir(tmp_path / "thing")
+    assert item.warnings == (
+        "field 'zeta' is not an Agent Skills field and no client defines it for skills; "
+        "it is not installed (put it under `metadata:`)",
+        "field 'version' is not an Agent Skills field and no client defines it for skills; "
+        "it is not installed (put it under `metadata:`)",
+    )
+
+
+def test_skill_fields_are_written_as_authored(tmp_path: Path) -> None:
+    """Quotes, comments and YAML 1.2 numbers (`1.10`, `0x10`) of the Agent Skills fields
+    reach the client as written, not as a re-emitted parse."""
+    yaml = (
+        BASE + 'license: "MIT"\nmetadata:   # who and which\n  version: 1.10\n  build: 0x10\n'
+        '  author: "Acme"\n'
+    )
+    item_dir = tmp_path / "thing"
+    render(tmp_path, "skill", yaml)
+    (item,) = load_item_dir(item_dir)
+    text = render_item(item, "codex").files[0].data.decode()
+    assert text == (
+        '---\nname: thing\ndescription: d\nlicense: "MIT"\nmetadata:   # who and which\n'
+        '  version: 1.10\n  build: 0x10\n  author: "Acme"\n---\n\n## Body\n'
+    )
+
+
+def test_skill_field_whose_text_needs_the_rest_of_the_document_is_emitted(
+    tmp_path: Path,
+) -> None:
+    """An alias into another entry cannot be copied alone: the parsed value is written."""
+    yaml = BASE + "zeta: &who Acme\nmetadata:\n  author: *who\n"
+    render(tmp_path, "skill", yaml)
+    (item,) = load_item_dir(tmp_path / "thing")
+    text = render_item(item, "codex").files[0].data.decode()
+    assert text.startswith("---\nname: thing\ndescription: d\nmetadata:\n  author: Acme\n---\n")
 
 
 def test_skill_tools_and_preload_are_validated_but_not_emitted(tmp_path: Path) -> None:

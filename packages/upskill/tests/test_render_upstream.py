@@ -32,12 +32,16 @@ EXPECTED_PATHS = {
 # The book (§3.4) requires model aliases to be resolved per client; upstream copies
 # `model` literally. Copilot tool names follow GitHub's documented aliases
 # (`execute`, `read`, `edit`, `search`, `web`), not upstream's `shell`/`fetch`.
-# Everything else matches byte for byte.
+# A skill's Agent Skills fields (`license`, `metadata`) reach every client (issue 16);
+# upstream dropped them. Everything else matches byte for byte.
+SPEC_FIELDS = {"license": "proprietary", "metadata": {"version": "1.0.0", "author": "platform-api"}}
 DEVIATIONS = {
     ("copilot", "security-reviewer.AGENT.md"): {
         "model": "claude-sonnet-4.6",
         "tools": ["read", "search", "execute"],
-    }
+    },
+    ("claude", "create-api-endpoint.SKILL.md"): SPEC_FIELDS,
+    ("copilot", "create-api-endpoint.SKILL.md"): SPEC_FIELDS,
 }
 GOLDENS = sorted((UPSTREAM / "expected").glob("*/*.md"))
 

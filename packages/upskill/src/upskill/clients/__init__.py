@@ -8,8 +8,10 @@ client names elsewhere.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
+from upskill.clients.base import SKILL
 from upskill.clients.base import Client as Client
 from upskill.clients.registry import BY_ID as BY_ID
 from upskill.clients.registry import CLIENTS as CLIENTS
@@ -33,6 +35,9 @@ FAMILIES: tuple[str, ...] = tuple(dict.fromkeys(c.family for c in CLIENTS))
 OVERRIDE_CLIENTS: tuple[str, ...] = RENDER_TARGETS
 # Frontmatter blocks an item may carry for one client (format spec §3.7).
 PASSTHROUGH_BLOCKS: tuple[str, ...] = tuple(c.id for c in CLIENTS if c.passthrough)
+# Every top-level skill field some client defines: an authored field outside this set
+# reaches no client (format/items.py warns, lint reports it).
+DEFINED_SKILL_FIELDS: frozenset[str] = frozenset().union(*(c.skill_fields for c in CLIENTS))
 MCP_CLIENTS: tuple[str, ...] = tuple(c.id for c in CLIENTS if c.mcp is not None)
 PLUGIN_CLIENTS: tuple[str, ...] = tuple(c.id for c in CLIENTS if c.plugins is not None)
 
@@ -67,3 +72,19 @@ def render_targets(selection: Iterable[str]) -> tuple[str, ...]:
     """
     chosen = {render_target(c) for c in (tuple(selection) or BASELINE_CLIENTS)}
     return tuple(t for t in RENDER_TARGETS if t in chosen)
+
+
+@functools.cache
+def skill_fields(target: str, *, home: bool) -> frozenset[str]:
+    """The skill fields `target`'s copy of a skill carries in a scope: those defined by
+    every client that writes that same file (`.agents/skills/` serves nine clients, and
+    one file cannot hold one client's extension and not another's)."""
+    where = get(target).entrypoint(SKILL, "{n}", home=home)
+    sharing = [c for c in CLIENTS if not c.tree and c.entrypoint(SKILL, "{n}", home=home) == where]
+    return frozenset.intersection(*(c.skill_fields for c in sharing))
+
+
+def skill_field_readers(field: str) -> tuple[str, ...]:
+    """The names of the clients that define skill field `field`, in registry order (VS
+    Code reads Copilot's copies, so it counts with Copilot)."""
+    return tuple(c.name for c in CLIENTS if field in get(c.render_as).skill_fields)

@@ -19,6 +19,17 @@ RULE = "rule"
 SKILL = "skill"
 AGENT = "agent"
 KIND_NAMES: tuple[str, ...] = (RULE, SKILL, AGENT)
+# The Agent Skills specification's frontmatter fields (agentskills.io/specification;
+# reference validator `skills-ref`, `agentskills validate`), in the spec's order. Every
+# client upskill writes skills for reads skills in that format, so each defines them.
+AGENT_SKILLS_FIELDS: tuple[str, ...] = (
+    "name",
+    "description",
+    "license",
+    "compatibility",
+    "metadata",
+    "allowed-tools",
+)
 # The model aliases every client maps (format spec §3.4); any other value passes verbatim.
 MODEL_ALIASES: tuple[str, ...] = ("sonnet", "opus", "haiku")
 
@@ -250,6 +261,10 @@ class Client:
     # The agent's frontmatter names its preloaded skills (else the body gets a
     # `## Skills` section listing them).
     skills_field: bool = False
+    # The top-level skill frontmatter fields the client defines: the Agent Skills fields,
+    # plus its own extensions (Claude Code's `disable-model-invocation`, ...). An authored
+    # field reaches the client's copy only if it is listed here (render/frontmatter.py).
+    skill_fields: frozenset[str] = frozenset(AGENT_SKILLS_FIELDS)
     mcp: McpRoute | None = None
     plugins: PluginRoute | None = None
     # What the client reads besides its own outputs: patterns of other clients' trees

@@ -6,6 +6,7 @@ from typing import Any
 
 from upskill.clients.base import (
     AGENT,
+    AGENT_SKILLS_FIELDS,
     RULE,
     SKILL,
     AgentView,
@@ -84,6 +85,25 @@ CLIENT = Client(
     agent_fields=_agent_fields,
     passthrough=True,
     skills_field=True,
+    # Claude Code implements the Agent Skills fields and extends them (its skills page,
+    # "Frontmatter reference").
+    skill_fields=frozenset(
+        (
+            *AGENT_SKILLS_FIELDS,
+            "when_to_use",
+            "argument-hint",
+            "arguments",
+            "disable-model-invocation",
+            "user-invocable",
+            "model",
+            "effort",
+            "context",
+            "agent",
+            "hooks",
+            "paths",
+            "shell",
+        )
+    ),
     mcp=McpRoute(
         EntryStyle.STANDARD,
         "mcpServers",

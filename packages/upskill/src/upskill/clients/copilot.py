@@ -7,6 +7,7 @@ from typing import Any
 
 from upskill.clients.base import (
     AGENT,
+    AGENT_SKILLS_FIELDS,
     RULE,
     SKILL,
     Base,
@@ -84,6 +85,17 @@ CLIENT = Client(
     models=MODELS,
     rule_fields=rule_fields,
     passthrough=True,
+    # docs.github.com ".../add-skills" and code.visualstudio.com agent-skills (via
+    # rulesync 17 features/skills/copilot-skill.ts): the Agent Skills fields and these.
+    skill_fields=frozenset(
+        (
+            *AGENT_SKILLS_FIELDS,
+            "argument-hint",
+            "user-invocable",
+            "disable-model-invocation",
+            "context",
+        )
+    ),
     mcp=McpRoute(
         EntryStyle.STANDARD,
         "mcpServers",

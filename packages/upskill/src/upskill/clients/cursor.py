@@ -8,6 +8,7 @@ from typing import Any
 
 from upskill.clients.base import (
     AGENT,
+    AGENT_SKILLS_FIELDS,
     RULE,
     SKILL,
     Base,
@@ -56,6 +57,10 @@ CLIENT = Client(
     raw_keys=frozenset({"globs"}),
     agent_fields=model_only,
     passthrough=True,
+    # cursor.com/docs/context/skills: the Agent Skills fields and three of its own.
+    skill_fields=frozenset(
+        (*AGENT_SKILLS_FIELDS, "paths", "disable-model-invocation", "user-invocable")
+    ),
     mcp=McpRoute(
         EntryStyle.PLAIN,
         "mcpServers",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from upskill.clients.base import (
     AGENT,
+    AGENT_SKILLS_FIELDS,
     RULE,
     SKILL,
     Base,
@@ -38,6 +39,21 @@ CLIENT = Client(
     rule_fields=paths_list,
     agent_fields=model_only,
     passthrough=True,
+    # rulesync 17 features/skills/qwencode-skill.ts: the Agent Skills fields and these.
+    skill_fields=frozenset(
+        (
+            *AGENT_SKILLS_FIELDS,
+            "priority",
+            "paths",
+            "user-invocable",
+            "disable-model-invocation",
+            "allowedTools",
+            "model",
+            "hooks",
+            "when_to_use",
+            "argument-hint",
+        )
+    ),
     mcp=McpRoute(
         EntryStyle.HTTPURL,
         "mcpServers",

@@ -5,6 +5,7 @@ are `context_servers` in its settings (no `type`, no SSE)."""
 from __future__ import annotations
 
 from upskill.clients.base import (
+    AGENT_SKILLS_FIELDS,
     SKILL,
     Base,
     Client,
@@ -28,6 +29,8 @@ CLIENT = Client(
         "https://zed.dev/docs/ai/mcp",
     ),
     passthrough=True,
+    # zed.dev/docs/ai/skills: the Agent Skills fields and `disable-model-invocation`.
+    skill_fields=frozenset((*AGENT_SKILLS_FIELDS, "disable-model-invocation")),
     mcp=McpRoute(
         EntryStyle.PLAIN,
         "context_servers",

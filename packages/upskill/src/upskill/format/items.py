@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from upskill.clients import FAMILIES, OVERRIDE_CLIENTS, PASSTHROUGH_BLOCKS
+from upskill.clients import DEFINED_SKILL_FIELDS, FAMILIES, OVERRIDE_CLIENTS, PASSTHROUGH_BLOCKS
 from upskill.errors import FormatError
 from upskill.format.directives import validate_directives
 from upskill.format.fields import Fields
@@ -42,6 +42,7 @@ from upskill.format.resources import (
     scan_files,
     scan_listed,
 )
+from upskill.format.verbatim import authored_text
 from upskill.format.vocabulary import CAPABILITIES
 from upskill.format.yamlio import load_yaml, top_level_key_lines
 
@@ -68,6 +69,18 @@ KIND_KEYS: dict[Kind, tuple[str, ...]] = {
     Kind.SKILL: ("tools", "preload-skills"),
     Kind.AGENT: ("mode", "model", "tools", "preload-skills"),
 }
+# What a skill's frontmatter holds for upskill itself; every other top-level key is a
+# field for the clients (the Agent Skills fields, a client's extensions), written to
+# each client that defines it.
+SKILL_OWN_KEYS = frozenset(COMMON_KEYS) - {"license", "metadata"} | set(KIND_KEYS[Kind.SKILL])
+
+
+def undefined_field_warning(key: str) -> str:
+    """The note for a skill field no client defines (lint reports the same key itself)."""
+    return (
+        f"field {key!r} is not an Agent Skills field and no client defines it for skills; "
+        "it is not installed (put it under `metadata:`)"
+    )
 
 
 def read_text(path: Path, *, limit: int = MAX_ENTRYPOINT_BYTES) -> str:
@@ -343,7 +356,16 @@ def parse_entrypoint(
     if kind is Kind.RULE:
         return Rule(**common, scope_paths=_scope_paths(fields))
     if kind is Kind.SKILL:
-        return Skill(**common, tools=_tools(fields), preload_skills=_preload(fields))
+        client_fields = {k: v for k, v in data.items() if k not in SKILL_OWN_KEYS}
+        undefined = [k for k in client_fields if k not in DEFINED_SKILL_FIELDS]
+        common["warnings"] += tuple(undefined_field_warning(k) for k in undefined)
+        return Skill(
+            **common,
+            tools=_tools(fields),
+            preload_skills=_preload(fields),
+            client_fields=client_fields,
+            field_text=authored_text(document.yaml, client_fields, path),
+        )
     return Agent(
         **common,
         mode=_mode(fields),

@@ -118,11 +118,15 @@ class Rule(BaseItem):
 
 @dataclass(frozen=True, eq=False)
 class Skill(BaseItem):
-    """`extras` holds unknown top-level keys (Agent Skills fields such as
-    `allowed-tools`), passed through to every client."""
+    """`client_fields` holds the top-level fields meant for the clients (`license`,
+    `metadata`, `allowed-tools`, a client's extensions, anything unknown), in authored
+    order; each reaches the clients that define it. `field_text` holds the source text
+    of those whose text reads back alone as the same value, written verbatim."""
 
     tools: tuple[str, ...] | None = None
     preload_skills: tuple[str, ...] = ()
+    client_fields: Mapping[str, Any] = field(default_factory=dict)
+    field_text: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, eq=False)

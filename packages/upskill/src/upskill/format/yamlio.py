@@ -147,3 +147,31 @@ def top_level_key_lines(text: str, *, first_line: int = 1) -> dict[str, int]:
             key = match.group(1).strip().strip("'\"")
             lines.setdefault(key, first_line + offset)
     return lines
+
+
+# What StrictYAML (the parser of the Agent Skills reference validator) refuses, by token.
+_STRICT_REFUSED = {
+    "FlowMappingStartToken": "a flow mapping ({...})",
+    "FlowSequenceStartToken": "a flow sequence ([...])",
+    "AnchorToken": "an anchor (&name)",
+    "AliasToken": "an alias (*name)",
+    "TagToken": "an explicit tag (!!type)",
+}
+
+
+def strict_yaml_refusals(text: str) -> list[tuple[str, int]]:
+    """Each construct of `text` StrictYAML refuses, with its 0-based line: flow
+    collections, anchors, aliases and tags. `agentskills validate` reads frontmatter
+    with StrictYAML, so a skill using any of them fails it although YAML 1.2 (and
+    upskill) read it. Unscannable text gives nothing here: the loader reports it."""
+    from ruamel.yaml.error import YAMLError
+
+    found: list[tuple[str, int]] = []
+    try:
+        for token in _loader().scan(text):
+            what = _STRICT_REFUSED.get(type(token).__name__)
+            if what is not None:
+                found.append((what, token.start_mark.line))
+    except YAMLError:
+        _loader.cache_clear()
+    return found

@@ -1,20 +1,23 @@
 """Per-client frontmatter mapping (format spec §3, §4, §7, Appendix B).
 
 Returns an insertion-ordered dict plus warnings; SSOT-only fields (schema,
-license, audience, metadata, requires, ignore, non-matching passthrough) never
-reach it. The client-specific part is each client's `rule_fields` and
-`agent_fields` (`upskill.clients`); this module translates the item for them.
+audience, requires, ignore, non-matching passthrough; a rule's or agent's license
+and metadata) never reach it. The client-specific part is each client's
+`rule_fields`, `agent_fields` and `skill_fields` (`upskill.clients`); this module
+translates the item for them. A skill's fields for the clients keep their authored
+order and, where the item kept it, their authored text (`yaml_emit.Verbatim`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from upskill.clients import get
+from upskill.clients import get, skill_fields
 from upskill.clients.base import AgentView
 from upskill.format.model import Agent, Item, Rule, Skill
 from upskill.format.vocabulary import CAPABILITIES
 from upskill.render.tables import PROJECT, Site, resolve_model
+from upskill.render.yaml_emit import Verbatim
 
 
 def _mapped_tools(agent: Agent, target: str) -> tuple[list[str], list[str]]:
@@ -68,8 +71,11 @@ def build_frontmatter(
     if isinstance(item, Rule):
         out |= client.rule_fields(tuple(item.scope_paths), site)
     elif isinstance(item, Skill):
-        for key in sorted(item.extras):
-            out[key] = item.extras[key]
+        defined = skill_fields(target, home=site.home)
+        for key, value in item.client_fields.items():
+            if key in defined and key not in out:
+                text = item.field_text.get(key)
+                out[key] = Verbatim(text) if text is not None else value
     else:
         view, warnings = agent_view(item, target)
         out |= client.agent_fields(view)

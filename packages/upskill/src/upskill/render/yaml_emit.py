@@ -16,7 +16,18 @@ import functools
 import math
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
+
+
+@dataclass(frozen=True)
+class Verbatim:
+    """A top-level entry written as its author wrote it: `text` is the key and its value,
+    one or more whole lines (`metadata:` and its indented map, quotes and comments kept),
+    so a value such as `version: 1.10` reaches the client as written, not re-emitted."""
+
+    text: str
+
 
 # Scalars a YAML 1.1 or 1.2 reader would not read back as the same string.
 _RESERVED = re.compile(
@@ -158,6 +169,15 @@ def _sequence_lines(sequence: Sequence[Any], indent: int) -> list[str]:
 
 
 def emit_mapping(mapping: Mapping[str, Any]) -> str:
-    """Block-style YAML for a top-level mapping, one trailing newline ('' when empty)."""
-    lines = _mapping_lines(mapping, 0)
+    """Block-style YAML for a top-level mapping, one trailing newline ('' when empty);
+    a `Verbatim` value stands for its whole entry."""
+    if not any(isinstance(value, Verbatim) for value in mapping.values()):
+        lines = _mapping_lines(mapping, 0)
+    else:
+        lines = []
+        for key, value in mapping.items():
+            if isinstance(value, Verbatim):
+                lines.extend(value.text.rstrip("\n").split("\n"))
+            else:
+                lines.extend(_mapping_lines({key: value}, 0))
     return "".join(line + "\n" for line in lines)

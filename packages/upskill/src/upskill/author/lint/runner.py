@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from upskill.author.canonical import canonical_body, reorder_yaml
+from upskill.author.lint.agentskills import check_agent_skills
 from upskill.author.lint.body import check_body
 from upskill.author.lint.fields import check_fields
 from upskill.author.lint.findings import Collector, Finding, LintReport, Severity
@@ -97,6 +98,10 @@ class FileLinter(Collector):
         key_lines = top_level_key_lines(document.yaml, first_line=document.yaml_line)
         specific = check_fields(self.path, self.target.kind, data, key_lines)
         self.findings.extend(specific)
+        if self.target.kind == "skill":
+            self.findings.extend(
+                check_agent_skills(self.path, data, document.yaml, document.yaml_line, key_lines)
+            )
         self.findings.extend(
             check_body(self.path, self.target.kind, document.body, document.body_line)
         )
@@ -105,19 +110,29 @@ class FileLinter(Collector):
         expected = canonical_body(document.body)
         self._body_format(document.body, expected, document.body_line, "body (or seam)")
         if not self._blocks_model(specific):
-            self._model_entrypoint(text, key_lines)
+            self._model_entrypoint(text, key_lines, reported=set(data))
 
     def _blocks_model(self, specific: Iterable[Finding]) -> bool:
         return any(f.rule in _PRE_MODEL_RULES and f.severity is Severity.ERROR for f in specific)
 
-    def _model_warnings(self, warnings: Iterable[str], key_lines: Mapping[str, int]) -> None:
-        """The model's non-fatal notes: `metadata` (semver) and anything else it flags."""
+    def _model_warnings(
+        self, warnings: Iterable[str], key_lines: Mapping[str, int], reported: Iterable[str] = ()
+    ) -> None:
+        """The model's non-fatal notes: `metadata` (semver) and anything else it flags,
+        but a field the `agent-skills` check already reported."""
+        from upskill.format.items import undefined_field_warning
+
+        said = {undefined_field_warning(key) for key in reported}
         for warning in warnings:
+            if warning in said:
+                continue
             key = "metadata" if warning.startswith("metadata") else None
             rule = "metadata" if key else "frontmatter"
             self.add(key_lines.get(key) if key else None, rule, Severity.WARNING, warning)
 
-    def _model_entrypoint(self, text: str, key_lines: Mapping[str, int]) -> None:
+    def _model_entrypoint(
+        self, text: str, key_lines: Mapping[str, int], reported: Iterable[str] = ()
+    ) -> None:
         from upskill.format.items import parse_entrypoint
         from upskill.format.model import ENTRYPOINTS
         from upskill.format.resources import scan_files
@@ -139,7 +154,7 @@ class FileLinter(Collector):
             ):
                 self.findings.append(finding)
             return
-        self._model_warnings(item.warnings, key_lines)
+        self._model_warnings(item.warnings, key_lines, reported)
 
     def _differs(self, actual: str, expected: str, first_line: int, rule: str, msg: str) -> None:
         """A warning at the first line where `actual` departs from what fmt would write."""
