@@ -25,6 +25,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
 from skills_ref.validator import validate
 
 from upskill.author.lint import lint_targets
@@ -152,7 +153,10 @@ def test_upskill_keys_are_not_agent_skills_findings(work, upskill):
 # Frontmatter both parsers read alike: plain ASCII scalars that YAML 1.2 reads as
 # strings (not `true`, `0x1f` or `1e5`), block style only.
 def _yaml_string(text: str) -> bool:
-    return type(YAML(typ="safe", pure=True).load(f"k: {text}")["k"]) is str
+    try:
+        return type(YAML(typ="safe", pure=True).load(f"k: {text}")["k"]) is str
+    except YAMLError:  # `-` alone opens a sequence
+        return False
 
 
 _WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=8).filter(_yaml_string)

@@ -16,7 +16,7 @@ from pathlib import Path
 from upskill.clients import OVERRIDE_CLIENTS
 from upskill.errors import UsageError
 from upskill.format.bundles import BUNDLE_SUFFIX, is_discoverable_bundle
-from upskill.format.discover import bundle_files, item_dirs
+from upskill.format.discover import bundle_files, source_layout
 from upskill.format.model import ENTRYPOINTS, KINDS
 
 LOCKFILE = ".upskill-lock.json"
@@ -56,7 +56,7 @@ def kind_of(path: Path) -> str | None:
 def _walk(root: Path) -> list[Target]:
     found = [
         Target(directory / name, kind)
-        for directory in item_dirs(root)
+        for directory in source_layout(root).directories
         for name in sorted(ENTRYPOINTS.keys() | OVERRIDE_NAMES)
         if (kind := kind_of(Path(name))) is not None and (directory / name).is_file()
     ]

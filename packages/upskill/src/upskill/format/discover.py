@@ -12,6 +12,12 @@ vendored or virtual-environment trees are never entered. Bundles:
 `*.bundle.yaml` at any depth outside hidden directories. Two items with the same
 (kind, effective name) are an error naming both paths: they would collide in
 every client tree.
+
+Plugin-marketplace manifests (`format/manifests.py`) add places to look: each
+plugin directory they name (anywhere in the tree, depth counted from it) and
+the skill paths they list. A plugin they name becomes a group of its items that
+`add <source> <plugin>` installs, like a bundle, unless an item or a bundle
+already has that name.
 """
 
 from __future__ import annotations
@@ -29,7 +35,9 @@ from upskill.format import resources
 from upskill.format.bundles import BUNDLE_SUFFIX, is_discoverable_bundle, load_bundle
 from upskill.format.forked import two_process_map
 from upskill.format.items import is_item_dir, load_item_dir
-from upskill.format.model import Bundle, Item, Kind
+from upskill.format.manifests import Manifests, PluginRoot, read_manifests
+from upskill.format.model import Bundle, BundleItems, Item, Kind
+from upskill.format.names import name_problem
 
 ITEM_SCAN_DEPTH = 4
 # Hidden directories that hold items in published collections (docs/upskill/format.md).
@@ -47,13 +55,16 @@ _T = TypeVar("_T")
 @dataclass(frozen=True)
 class Catalog:
     """`problems` holds what `discover(..., strict=False)` skipped, in path order, and
-    `skipped` the name of each (an item directory's name, a bundle file's stem)."""
+    `skipped` the name of each (an item directory's name, a bundle file's stem);
+    `notes` what was wrong with the plugin manifests, which were then not used."""
 
     root: Path
     items: tuple[Item, ...]
     bundles: tuple[Bundle, ...]
     problems: tuple[FormatError, ...] = ()
     skipped: tuple[str, ...] = ()
+    # Manifest problems (invalid JSON, a path leaving the tree): warnings, not errors.
+    notes: tuple[FormatError, ...] = ()
 
     def item(self, kind: Kind, name: str) -> Item | None:
         for item in self.items:
@@ -117,6 +128,85 @@ def item_dirs(root: Path) -> Iterator[Path]:
         frontier = next_frontier
 
 
+@dataclass(frozen=True)
+class SourceLayout:
+    """Where a source keeps its items: every item directory, and for each plugin its
+    manifests name, the item directories that belong to it."""
+
+    directories: tuple[Path, ...]
+    plugins: tuple[tuple[PluginRoot, tuple[Path, ...]], ...] = ()
+    notes: tuple[FormatError, ...] = ()
+
+
+def _plugin_dirs(plugin: PluginRoot) -> list[Path]:
+    """A plugin's item directories: everything under it when no manifest lists its
+    skills; else the skill paths listed (each an item directory or a tree of them), plus
+    its own `skills/` when plugin.json listed them (a marketplace list is complete)."""
+    if not plugin.skill_paths and not plugin.listed:
+        return list(item_dirs(plugin.root))
+    found = [d for place in plugin.skill_paths for d in item_dirs(place)]
+    default = plugin.root / "skills"
+    if not plugin.listed and default.is_dir() and not default.is_symlink():
+        found += item_dirs(default)
+    return found
+
+
+def _entered(root: Path, path: Path) -> bool:
+    """Whether discovery may look at `path`: no part of it is never entered."""
+    return not any(part in NEVER_ENTERED for part in path.relative_to(root).parts)
+
+
+def source_layout(root: Path) -> SourceLayout:
+    """The item directories of `root`, from its layout and its plugin manifests."""
+    if is_item_dir(root):
+        return SourceLayout((root,))
+    found = dict.fromkeys(item_dirs(root))
+    manifests: Manifests = read_manifests(root)
+    notes = list(manifests.notes)
+    plugins: list[tuple[PluginRoot, tuple[Path, ...]]] = []
+    for plugin in manifests.plugins:
+        places = [plugin.root, *plugin.skill_paths]
+        if not all(_entered(root, p) for p in places):
+            notes.append(
+                FormatError(
+                    f"plugin {plugin.name!r} lies in a directory discovery never enters; ignored",
+                    path=plugin.root,
+                )
+            )
+            continue
+        members = tuple(dict.fromkeys(_plugin_dirs(plugin)))
+        found.update(dict.fromkeys(members))
+        plugins.append((plugin, members))
+    return SourceLayout(tuple(sorted(found)), tuple(plugins), tuple(notes))
+
+
+def _plugin_groups(layout: SourceLayout, items: list[Item], bundles: list[Bundle]) -> list[Bundle]:
+    """A bundle-like group per named plugin: its items, installed by its name. Names an
+    item or bundle already has, or that are not valid names, make no group."""
+    taken = {i.name for i in items} | {b.name for b in bundles}
+    groups: list[Bundle] = []
+    for plugin, members in layout.plugins:
+        name = plugin.name
+        if name is None or name in taken or name_problem(name) is not None:
+            continue
+        inside = set(members)
+        mine = [i for i in items if i.directory in inside]
+        if not mine:
+            continue
+        kinds = {k: tuple(i.name for i in mine if i.kind is k) for k in Kind}
+        groups.append(
+            Bundle(
+                name=name,
+                description=plugin.description,
+                schema=1,
+                path=plugin.root,
+                items=BundleItems(kinds[Kind.RULE], kinds[Kind.SKILL], kinds[Kind.AGENT]),
+            )
+        )
+        taken.add(name)
+    return groups
+
+
 def bundle_files(root: Path) -> Iterator[Path]:
     for current, dirnames, filenames in os.walk(root, followlinks=False):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
@@ -153,7 +243,8 @@ def discover(root: Path, *, strict: bool = True) -> Catalog:
     items: list[Item] = []
     seen: dict[tuple[Kind, str], Path] = {}
     total = 0
-    directories = sorted(item_dirs(root))
+    layout = source_layout(root)
+    directories = list(layout.directories)
     ready = two_process_map(load_item_dir, directories, min_inputs=PARALLEL_ITEM_DIRS)
     for directory, loaded in zip(directories, ready, strict=True):
         if loaded is None:  # not loaded ahead, or failed: load here, errors in order
@@ -191,4 +282,7 @@ def discover(root: Path, *, strict: bool = True) -> Catalog:
             )
         names[bundle.name] = path
         bundles.append(bundle)
-    return Catalog(root, tuple(items), tuple(bundles), tuple(problems), tuple(skipped))
+    bundles += _plugin_groups(layout, items, bundles)
+    return Catalog(
+        root, tuple(items), tuple(bundles), tuple(problems), tuple(skipped), layout.notes
+    )

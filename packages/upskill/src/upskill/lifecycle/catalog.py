@@ -26,6 +26,8 @@ class SourceCatalog:
     # and by name (directory name, bundle file stem) for a request that names one.
     problems: tuple[FormatError, ...] = ()
     skipped: dict[str, FormatError] = field(default_factory=dict)
+    # What was wrong with its plugin manifests (warnings; discovery went on without them).
+    notes: tuple[FormatError, ...] = ()
 
     @property
     def label(self) -> str:
@@ -50,7 +52,8 @@ def load_catalog(fetched: Fetched, *, strict: bool = False) -> SourceCatalog:
     bundles = {b.name: b for b in found.bundles}
     problems = tuple(located(p, fetched) for p in found.problems)
     skipped = dict(zip(found.skipped, problems, strict=True))
-    return SourceCatalog(fetched, items, bundles, problems, skipped)
+    notes = tuple(located(n, fetched) for n in found.notes)
+    return SourceCatalog(fetched, items, bundles, problems, skipped, notes)
 
 
 def located(error: FormatError, fetched: Fetched) -> FormatError:

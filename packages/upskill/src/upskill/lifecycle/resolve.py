@@ -111,6 +111,7 @@ class Resolver:
         self._bundles: dict[str, ResolvedBundle] = {}
         self._warnings: list[str] = []
         self._missing: list[str] = []
+        self._noted: set[str] = set()  # sources whose manifest notes were reported
 
     # ---------------------------------------------------------------- entry
 
@@ -134,6 +135,9 @@ class Resolver:
 
     def _request(self, request: Request) -> None:
         catalog = self._catalog_for(request.spec)
+        if catalog.label not in self._noted:
+            self._noted.add(catalog.label)
+            self._warnings += [f"{n.where}: {n.message}" for n in catalog.notes]
         roots: list[Root] = []
         bundle_file = catalog.fetched.bundle_file
         if bundle_file is not None:

@@ -23,10 +23,11 @@ _FENCE = re.compile(r"^(```|~~~)")
 
 
 def entry_files(root: Path) -> Iterator[tuple[Path, str]]:
-    """Entrypoints in the item directories `add` discovers (`format.discover.item_dirs`)."""
-    from upskill.format.discover import item_dirs
+    """Entrypoints in the item directories `add` discovers (`format.discover.source_layout`:
+    its layouts and plugin manifests)."""
+    from upskill.format.discover import source_layout
 
-    for folder in item_dirs(root):
+    for folder in source_layout(root).directories:
         for filename, kind in ENTRYPOINTS:
             path = folder / filename
             if path.is_file() and not path.is_symlink():
