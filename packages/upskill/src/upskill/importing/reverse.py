@@ -77,7 +77,7 @@ def make_item(
     if kind is Kind.RULE:
         return Rule(**common, scope_paths=portable.scope_paths)
     if kind is Kind.SKILL:
-        return Skill(**common, extras=dict(portable.extras))
+        return Skill(**common, extras=dict(portable.extras), client_fields=dict(portable.extras))
     return Agent(
         **common,
         mode=portable.mode,
