@@ -17,12 +17,17 @@ from pathlib import Path
 import pytest
 
 from upskill.clients import RENDER_TARGETS
+from upskill.clients.base import Carrier
 from upskill.format import load_item_dir
+from upskill.lifecycle.compiled import compiled_paths
 from upskill.render import render_item
+from upskill.render.compiled import compile_document
+from upskill.render.tables import carrier
 
 ROOT = Path(__file__).resolve().parents[3] / "conformance" / "upskill"
 CASES = sorted(p for p in (ROOT / "cases").iterdir() if p.is_dir())
 CLIENTS = RENDER_TARGETS  # every generation client of the registry
+COMPILED = compiled_paths(home=False)
 UPDATE = os.environ.get("UPSKILL_UPDATE_GOLDEN") == "1"
 
 
@@ -32,15 +37,22 @@ def render_case(
     options = json.loads((case / "case.json").read_text()) if (case / "case.json").exists() else {}
     tree: dict[str, tuple[bytes, int]] = {}
     warnings: list[str] = []
+    sections: dict[str, dict[str, bytes]] = {}  # compiled file -> rule name -> section
     for directory in sorted(p for p in (case / "input").iterdir() if p.is_dir()):
         for item in load_item_dir(directory):
             rendering = render_item(item, client, alias=options.get("alias"))
             for out in rendering.files:
                 assert out.path not in tree, f"two items write {out.path}"
+                if carrier(item.kind, client) is Carrier.COMPILED:
+                    assert isinstance(out.data, bytes)
+                    sections.setdefault(out.path, {})[options.get("alias") or item.name] = out.data
+                    continue
                 tree[out.path] = (out.data, out.mode)
             if entrypoints is not None and rendering.files:
                 entrypoints.append(rendering.files[0].path)
             warnings.extend(w.replace(str(case), "<case>") for w in rendering.warnings)
+    for path, parts in sections.items():
+        tree[path] = (compile_document(parts), 0o644)
     return tree, warnings
 
 
@@ -103,7 +115,9 @@ def _entrypoints(cases: list[Path]) -> list[Path]:
             found.extend(
                 case / "expected" / client / path
                 for path in paths
-                if path.endswith((".md", ".mdc"))  # Codex role files are TOML
+                # Codex role files are TOML; a compiled AGENTS.md is agents-md-compiler's
+                # byte format, holding rule bodies verbatim (linted in the other trees).
+                if path.endswith((".md", ".mdc")) and path not in COMPILED
             )
     return found
 

@@ -57,7 +57,9 @@ def test_example_registry_is_fmt_canonical(example_registry, upskill):
 
 def test_example_registry_loads_and_renders_for_every_client(example_registry):
     from upskill.clients import RENDER_TARGETS, get
+    from upskill.clients.base import Carrier
     from upskill.format import discover
+    from upskill.format.model import Rule
     from upskill.render import render_item
 
     catalog = discover(example_registry / "skills")
@@ -68,12 +70,20 @@ def test_example_registry_loads_and_renders_for_every_client(example_registry):
     for item in catalog.items:
         for client in RENDER_TARGETS:
             rendering = render_item(item, client)
-            native = item.kind.value in get(client).kinds
+            where = get(client).kinds.get(item.kind.value)
+            # a compiled instructions file has no file patterns: no scoped rules there
+            scoped = isinstance(item, Rule) and bool(item.scope_paths)
+            native = where is not None and not (scoped and where.carrier is Carrier.COMPILED)
             assert bool(rendering.files) is native, (item.name, client)
-            if not native:  # never silent: the rendering says what was not delivered
+            if where is None:  # never silent: the rendering says what was not delivered
                 assert rendering.warnings == (
                     f"{item.entrypoint}: {client} has no place for {item.kind.plural}; "
                     "not delivered",
+                )
+            elif not native:
+                assert rendering.warnings == (
+                    f"{item.entrypoint}: path-scoped rule not delivered: {client} reads one "
+                    "instructions file, without file patterns",
                 )
     bundles = {b.name: b for b in catalog.bundles}
     assert set(bundles) == {"acme-baseline", "acme-review"}

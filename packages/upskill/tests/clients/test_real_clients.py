@@ -12,21 +12,28 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 
 import pytest
-from client_probe import TOKEN, Install, ask, install_bundle, once
+from client_probe import AGENTS_MD, TOKEN, Install, ask, install_bundle, once
 from real_clients import Clients
+
+from upskill.lifecycle.compiled import split_block
+from upskill.render.compiled import parse_sections
 
 pytestmark = pytest.mark.clients
 
 CLIENTS = ("claude", "copilot", "vscode", "opencode", "codex", "gemini")
+# The team's own AGENTS.md, with the managed block upskill compiles always-on rules into.
+BLOCK = AGENTS_MD + "\n<!-- upskill:begin -->\n<!-- upskill:end -->\n"
 
 
 @pytest.fixture(scope="module", params=["project", "global"])
 def installed(
     request: pytest.FixtureRequest, clients: Clients, tmp_path_factory: pytest.TempPathFactory
 ) -> Install:
-    at = install_bundle(clients, tmp_path_factory.mktemp(request.param), request.param, CLIENTS)
+    base = tmp_path_factory.mktemp(request.param)
+    at = install_bundle(clients, base, request.param, CLIENTS, agents_md=BLOCK)
     assert "skipped" not in at.stderr, at.stderr  # every client got every part
     return at
 
@@ -46,16 +53,42 @@ def test_claude_code_mcp(clients: Clients, installed: Install) -> None:
 # ------------------------------------------------------------------ Copilot CLI
 
 
+def _block(at: Install) -> bytes:
+    block = split_block((at.cwd / "AGENTS.md").read_bytes())
+    assert block is not None
+    return block.content
+
+
+def compiled_rules(at: Install) -> set[str]:
+    """The rules upskill compiled into the managed block of the project's AGENTS.md."""
+    return set() if at.scope == "global" else set(parse_sections(_block(at)) or ())
+
+
 def test_copilot_instructions(clients: Clients, installed: Install) -> None:
     sources = json.loads(ask(clients, installed, "copilot", "instruction", "list", "--json"))
     files = [s for s in sources if s["type"] != "model"]
-    once((re.sub(r"(\.instructions)?\.md$", "", s["label"]) for s in files), installed.rules)
     own = "/.copilot/instructions/" if installed.scope == "global" else ".github/instructions/"
     assert all(own in s["sourcePath"] for s in files), files
+    labels = [re.sub(r"(\.instructions)?\.md$", "", s["label"]) for s in files]
+    once(labels, set(labels))
+    # Every rule reaches Copilot: in its own tree, or in the AGENTS.md block it reads.
+    in_block = compiled_rules(installed)
+    assert set(labels) | in_block == set(installed.rules)
+    # Both only where Copilot's text differs (an `@client:copilot` block): doctor says so.
+    doctor = json.loads(
+        clients.run(
+            [sys.executable, "-m", "upskill", "doctor", "--json", *installed.flags],
+            cwd=installed.cwd,
+            env=installed.env,
+        ).stdout
+    )
+    twice = {d["name"] for d in doctor.get("duplicate_reads", ()) if d["client"] == "copilot"}
+    assert set(labels) & in_block == twice
     repository = sorted(s["sourcePath"] for s in sources if s["type"] == "model")
-    # AGENTS.md is the repository's own; CLAUDE.md (project scope only) holds `@AGENTS.md`.
+    # AGENTS.md is the repository's own (with upskill's block); CLAUDE.md (project scope
+    # only) holds `@AGENTS.md`; GEMINI.md is compiled for Gemini, and Copilot reads it too.
     assert repository == (
-        ["AGENTS.md", "CLAUDE.md"] if installed.scope == "project" else ["AGENTS.md"]
+        ["AGENTS.md", "CLAUDE.md", "GEMINI.md"] if installed.scope == "project" else ["AGENTS.md"]
     )
 
 
@@ -98,7 +131,9 @@ def test_opencode_config(clients: Clients, installed: Install) -> None:
     else:
         assert config["instructions"] == [".agents/rules/**/RULE.md"]
         matched = sorted(p.parent.name for p in installed.root.glob(".agents/rules/**/RULE.md"))
-        once(matched, installed.rules)
+        # opencode reads AGENTS.md natively: the always-on rules upskill compiled into
+        # its block reach opencode there, and only the path-scoped one needs a file.
+        once([*matched, *compiled_rules(installed)], installed.rules)
     assert sorted(config["mcp"]) == list(installed.mcps)
     # opencode masks environment values; on disk the reference is spelled its way, {env:VAR}.
     assert config["mcp"]["github"]["environment"] == {"GITHUB_PERSONAL_ACCESS_TOKEN": "***"}
@@ -141,6 +176,17 @@ def test_codex_prompt(clients: Clients, installed: Install) -> None:
     listed = re.findall(r"^- ([\w.-]+): .*\(file: (r\d+)/", prompt.replace("\\n", "\n"), re.M)
     once((name for name, root in listed if root not in system), installed.skills)
     assert prompt.count("Run the tests before you commit.") == 1  # the repository's AGENTS.md
+    # The always-on rules upskill compiled (the project's block, or ~/.codex/AGENTS.md),
+    # each once: the path-scoped rule is not there, Codex has no file patterns.
+    if installed.scope == "global":
+        sections = parse_sections((installed.root / ".codex/AGENTS.md").read_bytes()) or {}
+    else:
+        sections = parse_sections(_block(installed)) or {}
+    assert set(sections) == {r for r in installed.rules if r != "acme-python-style"}
+    text = prompt.replace("\\n", "\n")
+    for body in sections.values():
+        heading = body.decode().splitlines()[0]
+        assert heading.startswith("## ") and text.count(heading) == 1, heading
     # Subagent role files: `spawn_agent` lists each role once, with its description.
     roles = re.findall(r"\\n([\w.-]+): \{\\n", prompt.split("Available roles:", 1)[1])
     once((r for r in roles if r.startswith("acme-")), installed.agents)

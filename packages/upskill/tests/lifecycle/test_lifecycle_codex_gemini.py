@@ -1,11 +1,14 @@
 """Codex CLI and Gemini CLI targets end to end: skills in the shared `.agents/skills`,
-Codex role files, Gemini agents, MCP servers in their config files, rules reported as
-not delivered (both read a single instructions file), and a clean remove."""
+Codex role files, Gemini agents, MCP servers in their config files, rules compiled
+into the one instructions file each reads (`AGENTS.md`, `GEMINI.md`), and a clean
+remove."""
 
 from __future__ import annotations
 
 import json
 import tomllib
+
+from upskill.render.compiled import compile_document, parse_sections
 
 BUNDLE = """schema: 1
 name: team
@@ -39,10 +42,16 @@ def test_add_and_remove_for_codex_and_gemini(cli, h, project, registry) -> None:
         ".upskill-lock.json",
         ".upskill/.gitignore",
         ".upskill/.lock",
+        "AGENTS.md",
+        "GEMINI.md",
     ]
+    # One section per always-on rule, in agents-md-compiler's format, for each file.
+    compiled = compile_document({"style": b"Use four spaces.\n"})
+    assert (project / "AGENTS.md").read_bytes() == compiled
+    assert (project / "GEMINI.md").read_bytes() == compiled
+    assert parse_sections(compiled) == {"style": b"Use four spaces.\n"}
     warnings = [line for line in out.stderr.splitlines() if line.startswith("warning: ")]
-    assert "warning: codex: 1 rule not delivered (Codex CLI has no place for rules)" in warnings
-    assert "warning: gemini: 1 rule not delivered (Gemini CLI has no place for rules)" in warnings
+    assert not [w for w in warnings if "not delivered" in w], warnings
     assert (
         "warning: mcp db: codex does not expand ${VAR} references: TOKEN is passed as written "
         "(name the variable after the key to forward it)"
@@ -75,3 +84,4 @@ def test_add_and_remove_for_codex_and_gemini(cli, h, project, registry) -> None:
     assert codex_config.read_text() == '# mine\nmodel = "gpt-6.2-sol"\n'
     assert json.loads((project / ".gemini/settings.json").read_text()) == {"mcpServers": {}}
     assert not (project / ".agents").exists() and not (project / ".codex/agents").exists()
+    assert not (project / "AGENTS.md").exists() and not (project / "GEMINI.md").exists()

@@ -1,10 +1,14 @@
 """The registry's file-only clients end to end: each kind lands where the client reads it,
 a kind a client has no place for is reported once, and its MCP file is written in its
-own shape (Amp's dotted `amp.mcpServers` key included)."""
+own shape (Amp's dotted `amp.mcpServers` key included). Amp reads rules from `AGENTS.md`
+only, so upskill compiles one; Cursor, Kiro and Qwen read that file too, so an always-on
+rule reaches them there, once, instead of also in their own rule trees."""
 
 from __future__ import annotations
 
 import json
+
+from upskill.render.compiled import parse_sections
 
 BUNDLE = """schema: 1
 name: team
@@ -32,32 +36,24 @@ def test_cursor_kiro_amp_qwen(cli, h, project, registry) -> None:  # type: ignor
         ".amp/settings.json",
         ".cursor/agents/reviewer.md",
         ".cursor/mcp.json",
-        ".cursor/rules/style.mdc",
         ".kiro/settings/mcp.json",
         ".kiro/skills/review/SKILL.md",
         ".kiro/skills/review/references/list.md",
-        ".kiro/steering/style.md",
         ".qwen/agents/reviewer.md",
-        ".qwen/rules/style.md",
         ".qwen/settings.json",
         ".upskill-lock.json",
         ".upskill/.gitignore",
         ".upskill/.lock",
+        "AGENTS.md",
     ]
+    assert parse_sections((project / "AGENTS.md").read_bytes()) == {"style": b"Use four spaces.\n"}
     warnings = [line for line in out.stderr.splitlines() if line.startswith("warning: ")]
     assert "warning: amp: 1 agent not delivered (Amp has no place for agents)" in warnings
-    assert "warning: amp: 1 rule not delivered (Amp has no place for rules)" in warnings
     assert "warning: kiro: 1 agent not delivered (Kiro has no place for agents)" in warnings
     assert (
         "warning: mcp db: amp does not expand ${VAR} references: DB_URL is passed as written "
         "(name the variable after the key to forward it)"
     ) in warnings
-    assert (
-        (project / ".cursor/rules/style.mdc")
-        .read_text()
-        .startswith("---\nname: style\ndescription: ")
-    )
-    assert "alwaysApply: true\n---\n" in (project / ".cursor/rules/style.mdc").read_text()
     assert json.loads((project / ".amp/settings.json").read_text()) == {
         "amp.mcpServers": {"db": {"command": "team-db", "env": {"DB_URL": "${DB_URL}"}}}
     }
@@ -71,7 +67,7 @@ def test_cursor_kiro_amp_qwen(cli, h, project, registry) -> None:  # type: ignor
     lock = json.loads((project / ".upskill-lock.json").read_text())
     clients = {i["name"]: i["clients"] for i in lock["items"]}
     assert clients == {
-        "style": ["cursor", "kiro", "qwen"],
+        "style": ["cursor", "kiro", "qwen", "amp"],
         "review": ["cursor", "kiro", "qwen", "amp"],
         "reviewer": ["cursor", "qwen"],
     }
@@ -126,3 +122,16 @@ def test_augment_factory_continue(cli, h, project, registry) -> None:  # type: i
         "review": ["augment", "factory", "continue"],
         "reviewer": ["augment", "factory"],
     }
+
+
+def test_a_path_scoped_rule_keeps_its_own_copies(cli, h, project, registry) -> None:  # type: ignore[no-untyped-def]
+    """A compiled file has no file patterns: a scoped rule stays in the clients' own
+    trees, scoped, and the single-file client is told it was not delivered."""
+    h.write_item(registry, "rule", "style", "Use four spaces.\n", scope={"paths": ["src/**"]})
+    out = cli.ok("add", str(registry), "style", "--cursor", "--amp", cwd=project, extra=BIN)
+    assert "globs: src/**\n" in (project / ".cursor/rules/style.mdc").read_text()
+    assert not (project / "AGENTS.md").exists()
+    assert (
+        "warning: amp: 1 path-scoped rule not delivered (Amp reads one instructions file, "
+        "without file patterns)"
+    ) in out.stderr.splitlines()

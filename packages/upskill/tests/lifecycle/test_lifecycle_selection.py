@@ -75,14 +75,14 @@ def test_clients_command_lists_support_and_detection(cli, project):  # type: ign
     assert list(rows) == list(SELECTABLE_CLIENTS)
     assert rows["zed"]["detected"] == ".zed" and rows["claude"]["detected"] is None
     assert rows["codex"]["kinds"] == {
-        "rule": None,
+        "rule": "AGENTS.md",
         "skill": ".agents/skills/<n>/SKILL.md",
         "agent": ".codex/agents/<n>.toml",
     }
     assert rows["windsurf"]["mcp"] is None  # user-level only
     text = cli.ok("clients", cwd=project, extra=BIN).stdout
     assert text.splitlines()[0] == "client    rules  skills  agents  mcp  detected"
-    assert "zed       -      yes     -       yes  .zed" in text.splitlines()
+    assert "zed       file   yes     -       yes  .zed" in text.splitlines()  # AGENTS.md
     home = cli.ok("clients", "-g", "--json", cwd=project, extra=BIN)
     rows = {c["id"]: c for c in json.loads(home.stdout)["clients"]}
     assert rows["cursor"]["kinds"]["rule"] is None  # Cursor keeps user rules in its UI

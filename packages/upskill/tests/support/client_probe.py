@@ -32,14 +32,21 @@ class Install:
     mcps: tuple[str, ...]
     stderr: str  # what `upskill add` reported
 
+    @property
+    def flags(self) -> tuple[str, ...]:
+        return ("-g",) if self.scope == "global" else ()
 
-def install_bundle(clients: Clients, base: Path, scope: str, ids: Sequence[str]) -> Install:
-    """`upskill add <registry> acme-review --<id>…` into `base`/work or `base`/home."""
+
+def install_bundle(
+    clients: Clients, base: Path, scope: str, ids: Sequence[str], agents_md: str = AGENTS_MD
+) -> Install:
+    """`upskill add <registry> acme-review --<id>…` into `base`/work or `base`/home, in a
+    repository whose own AGENTS.md is `agents_md`."""
     home, work = base / "home", base / "work"
     home.mkdir()
     work.mkdir()
     subprocess.run(["git", "init", "-q", str(work)], check=True)
-    (work / "AGENTS.md").write_text(AGENTS_MD)
+    (work / "AGENTS.md").write_text(agents_md)
     (home / ".gemini").mkdir()
     (home / ".gemini/trustedFolders.json").write_text(json.dumps({str(work): "TRUST_FOLDER"}))
     (home / ".codex").mkdir()  # Codex reads a project's .codex/config.toml once trusted

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from upskill.clients import CLIENTS
-from upskill.clients.base import KIND_NAMES, Client
+from upskill.clients.base import KIND_NAMES, Carrier, Client
 
 SCHEMA_VERSION = 1
 
@@ -43,12 +43,17 @@ def clients_json(detected: Mapping[str, str], *, home: bool) -> dict[str, Any]:
     }
 
 
+def _mark(client: Client, kind: str) -> str:
+    """`file`: the kind is compiled into one instructions file (always-on rules only)."""
+    return "file" if client.kinds[kind].carrier is Carrier.COMPILED else "yes"
+
+
 def clients_text(detected: Mapping[str, str], *, home: bool) -> str:
     header = ("client", "rules", "skills", "agents", "mcp", "detected")
     rows: list[tuple[str, ...]] = [header]
     for c in CLIENTS:
         kinds = _kinds(c, home=home)
-        marks = ["yes" if kinds[k] else "-" for k in KIND_NAMES]
+        marks = [_mark(c, k) if kinds[k] else "-" for k in KIND_NAMES]
         rows.append((c.id, *marks, "yes" if _mcp(c, home=home) else "-", detected.get(c.id, "-")))
     widths = [max(len(r[i]) for r in rows) for i in range(len(header) - 1)]
     lines = [

@@ -1,12 +1,15 @@
-"""Amp: instructions are `AGENTS.md` files only, and it has no user-defined subagents.
+"""Amp: instructions are `AGENTS.md` files only (upskill compiles the always-on rules
+into one), and it has no user-defined subagents.
 Skills: `.agents/skills` (user: `~/.config/agents/skills`). MCP servers sit under the
 literal dotted key `amp.mcpServers` of its settings file."""
 
 from __future__ import annotations
 
 from upskill.clients.base import (
+    RULE,
     SKILL,
     Base,
+    Carrier,
     Client,
     ConfigFile,
     Detect,
@@ -21,6 +24,11 @@ CLIENT = Client(
     name="Amp",
     family="amp",
     kinds={
+        RULE: Placement(
+            Layout("AGENTS.md", flat=True),
+            Layout(".config/amp/AGENTS.md", flat=True),
+            carrier=Carrier.COMPILED,
+        ),
         SKILL: Placement(
             Layout(".agents/skills/{n}/SKILL.md", flat=False),
             Layout(".config/agents/skills/{n}/SKILL.md", flat=False),

@@ -56,11 +56,14 @@ class Layout:
 
 
 class Carrier(enum.StrEnum):
-    """How a rendering is carried: a Markdown file with YAML frontmatter, or a TOML
-    file (Codex subagents: `name`, `description`, `developer_instructions`)."""
+    """How a rendering is carried: a Markdown file with YAML frontmatter, a TOML file
+    (Codex subagents: `name`, `description`, `developer_instructions`), or a section of
+    one instructions file compiled from every always-on rule (`AGENTS.md`, `GEMINI.md`:
+    clients that read a single file, in agents-md-compiler's module format)."""
 
     MARKDOWN = "markdown"
     TOML = "toml"
+    COMPILED = "compiled"
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """OpenAI Codex CLI (verified with codex 0.171.0; docs/upskill/clients.md).
 
 Codex reads instructions from one file, `AGENTS.md` (user: `~/.codex/AGENTS.md`):
-it has no per-rule place, so rules are reported as not delivered. Subagents are
+upskill compiles the always-on rules into it (`lifecycle.compiled`). Subagents are
 TOML role files whose `developer_instructions` hold the body; any other key of
 `config.toml` (such as `model`) may appear there too.
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from upskill.clients.base import (
     AGENT,
+    RULE,
     SKILL,
     Base,
     Carrier,
@@ -28,6 +29,11 @@ CLIENT = Client(
     name="Codex CLI",
     family="codex",
     kinds={
+        RULE: Placement(
+            Layout("AGENTS.md", flat=True),
+            Layout(".codex/AGENTS.md", flat=True),
+            carrier=Carrier.COMPILED,
+        ),
         # Codex reads `.agents/skills` and `.codex/skills` (user: `~/.agents/skills`), not
         # `.claude/skills`: the shared tree serves it and every other client reading it.
         SKILL: Placement(Layout(".agents/skills/{n}/SKILL.md", flat=False)),

@@ -1,8 +1,8 @@
 """Gemini CLI (verified with gemini-cli 0.61.0; docs/upskill/clients.md).
 
 Gemini reads instructions from one file, `GEMINI.md` (user: `~/.gemini/GEMINI.md`;
-`AGENTS.md` only when configured): it has no per-rule place, so rules are
-reported as not delivered. Its subagent schema is strict (unknown keys are
+`AGENTS.md` only when configured): upskill compiles the always-on rules into it
+(`lifecycle.compiled`). Its subagent schema is strict (unknown keys are
 errors): name, description, tools, model, temperature, max_turns, timeout_mins.
 """
 
@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from upskill.clients.base import (
     AGENT,
+    RULE,
     SKILL,
     Base,
+    Carrier,
     Client,
     ConfigFile,
     Detect,
@@ -26,6 +28,11 @@ CLIENT = Client(
     name="Gemini CLI",
     family="gemini",
     kinds={
+        RULE: Placement(
+            Layout("GEMINI.md", flat=True),
+            Layout(".gemini/GEMINI.md", flat=True),
+            carrier=Carrier.COMPILED,
+        ),
         SKILL: Placement(Layout(".agents/skills/{n}/SKILL.md", flat=False)),
         AGENT: Placement(Layout(".gemini/agents/{n}.md", flat=True)),
     },

@@ -1,13 +1,15 @@
 """JetBrains Junie: instructions are one file (`.junie/AGENTS.md` for the CLI,
-`.junie/guidelines.md` for the IDE plugin), so rules have no per-file place; skills
-and subagents do."""
+`.junie/guidelines.md` for the IDE plugin) and the root `AGENTS.md`, where upskill
+compiles the always-on rules; skills and subagents have per-file places."""
 
 from __future__ import annotations
 
 from upskill.clients.base import (
     AGENT,
+    RULE,
     SKILL,
     Base,
+    Carrier,
     Client,
     ConfigFile,
     Detect,
@@ -23,6 +25,8 @@ CLIENT = Client(
     name="JetBrains Junie",
     family="junie",
     kinds={
+        # The CLI reads `AGENTS.md` at the project root; no user-level file is documented.
+        RULE: Placement(Layout("AGENTS.md", flat=True), carrier=Carrier.COMPILED, at_home=False),
         SKILL: Placement(Layout(".agents/skills/{n}/SKILL.md", flat=False)),
         AGENT: Placement(Layout(".junie/agents/{n}.md", flat=True)),
     },

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from upskill.clients.base import AGENT, RULE, SKILL, Base, Client, ConfigFile
+from upskill.clients.base import AGENT, RULE, SKILL, Base, Carrier, Client, ConfigFile
 from upskill.clients.registry import CLIENTS
 
 _BASE_PREFIX = {
@@ -28,7 +28,10 @@ def _cell(client: Client, kind: str, *, home: bool) -> str:
     path = client.entrypoint(kind, "<n>", home=home)
     if path is None:
         return "—"
-    return f"`~/{path}`" if home else f"`{path}`"
+    cell = f"`~/{path}`" if home else f"`{path}`"
+    if client.kinds[kind].carrier is Carrier.COMPILED:
+        cell += " (compiled: always-on rules)"
+    return cell
 
 
 def _config(file: ConfigFile | None, *, home: bool) -> str:

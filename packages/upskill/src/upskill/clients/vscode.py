@@ -44,6 +44,7 @@ CLIENT = Client(
         ),
     ),
     plugins=PluginRoute(PluginStyle.EXTENSION, "code"),
-    reads=copilot.CLIENT.reads,
+    # Copilot CLI's list less `GEMINI.md`, which VS Code is not documented to read.
+    reads=tuple(r for r in copilot.CLIENT.reads if r != "GEMINI.md"),
     baseline=True,
 )

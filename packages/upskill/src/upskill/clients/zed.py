@@ -1,13 +1,16 @@
 """Zed: it reads the first of `.rules`, `.cursorrules`, …, `AGENTS.md` as its only
-instructions, so rules have no per-file place; skills in `.agents/skills`; MCP servers
+instructions, so the always-on rules are compiled into `AGENTS.md` (any file earlier
+in that list hides it); skills in `.agents/skills`; MCP servers
 are `context_servers` in its settings (no `type`, no SSE)."""
 
 from __future__ import annotations
 
 from upskill.clients.base import (
     AGENT_SKILLS_FIELDS,
+    RULE,
     SKILL,
     Base,
+    Carrier,
     Client,
     ConfigFile,
     Detect,
@@ -21,7 +24,11 @@ CLIENT = Client(
     id="zed",
     name="Zed",
     family="zed",
-    kinds={SKILL: Placement(Layout(".agents/skills/{n}/SKILL.md", flat=False))},
+    kinds={
+        # Zed reads only the first of its instruction files; `AGENTS.md` is on its list.
+        RULE: Placement(Layout("AGENTS.md", flat=True), carrier=Carrier.COMPILED, at_home=False),
+        SKILL: Placement(Layout(".agents/skills/{n}/SKILL.md", flat=False)),
+    },
     detect=Detect(paths=(".zed", ".rules"), home_paths=(".config/zed",), executables=("zed",)),
     docs=(
         "https://zed.dev/docs/ai/rules",

@@ -145,11 +145,20 @@ def installed(lock: Lockfile, *, home: bool) -> Installed:
         for owner in output.owners:
             target = render_target(owner.client)
             targets.add(target)
-            if owner.item.startswith("rule:"):
+            if owner.item.startswith("rule:") and _in_rule_tree(output.path, target, home):
                 rule_targets.add(target)
                 if entrypoints.get(output.path) == target:
                     listed.add((target, output.path))
     return Installed(frozenset(targets), frozenset(rule_targets), tuple(sorted(listed)))
+
+
+def _in_rule_tree(path: str, target: str, home: bool) -> bool:
+    """Whether `path` is in the target's own rule tree: a client served by a compiled
+    `AGENTS.md` owns its section there, but has no rules of its own to register."""
+    try:
+        return path.startswith(layout(Kind.RULE, target, Site(home)).tree)
+    except KeyError:  # no place for rules
+        return False
 
 
 def ancillary_updaters(

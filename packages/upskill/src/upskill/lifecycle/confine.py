@@ -37,9 +37,16 @@ def refusal(rel: str) -> str | None:
         return "is inside a .git directory"
     if rel in ANCILLARY_FILES:
         return None
-    if any(rel.startswith(tree) and len(rel) > len(tree) for tree in OUTPUT_TREES):
+    if any(_inside(rel, tree) for tree in OUTPUT_TREES):
         return None
     return f"is outside the client output trees ({', '.join(OUTPUT_TREES)})"
+
+
+def _inside(rel: str, tree: str) -> bool:
+    """A tree is a directory (`.claude/rules/`) or a compiled file (`AGENTS.md`)."""
+    if not tree.endswith("/"):
+        return rel == tree
+    return rel.startswith(tree) and len(rel) > len(tree)
 
 
 def check_records(lock: Lockfile, source: Path, *, project: bool) -> None:

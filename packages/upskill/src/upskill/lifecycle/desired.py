@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING
 
 from upskill.blobs import Payload, payload_digest, payload_size
 from upskill.clients import BASELINE_CLIENTS, family, get, render_target
+from upskill.clients.base import RULE, Carrier
 from upskill.errors import RenderError
+from upskill.format.model import Item, Rule
 from upskill.lifecycle import catalog as cat
 from upskill.lifecycle.fsops import safe_relative
 from upskill.lifecycle.resolve import Resolved
@@ -37,11 +39,25 @@ class DesiredFile:
 
 
 @dataclass(frozen=True)
+class Section:
+    """A rule's part of a compiled instructions file (`Carrier.COMPILED`)."""
+
+    path: str
+    name: str  # the rule's installed name: the section id
+    data: bytes
+    owners: tuple[Owner, ...]
+
+
+@dataclass(frozen=True)
 class Desired:
     files: dict[str, DesiredFile]
     item_clients: dict[str, tuple[str, ...]]  # item key -> selectable clients written
     skipped: tuple[str, ...]  # item keys warn-skipped by audience
     warnings: tuple[str, ...]
+    # Compiled files are assembled after every item (`lifecycle.compiled`): the sections
+    # this run rendered, and the items it rendered (their old sections are replaced).
+    sections: tuple[Section, ...] = ()
+    rendered: frozenset[str] = frozenset()
 
 
 def clients_for(item_audience: tuple[str, ...] | None, selection: Sequence[str]) -> tuple[str, ...]:
@@ -51,19 +67,78 @@ def clients_for(item_audience: tuple[str, ...] | None, selection: Sequence[str])
     return tuple(c for c in chosen if family(c) in item_audience)
 
 
+# Why a client did not get an item: no place for the kind at all, a compiled file
+# that is the team's own, or a path-scoped rule for a client that reads one file.
+NO_PLACE, TEAM_FILE, SCOPED = "none", "team", "scoped"
+Missed = dict[tuple[str, str, str], int]  # (client, kind, why) -> count
+
+
 def _deliverable(
-    kind: str, clients: tuple[str, ...], missed: dict[tuple[str, str], int], home: bool
+    item: Item, clients: tuple[str, ...], missed: Missed, home: bool, compiled_ok: frozenset[str]
 ) -> tuple[str, ...]:
-    """The clients with a native place for `kind` in the scope; the others are counted in
-    `missed`."""
+    """The clients with a native place for the item in the scope; the others are counted
+    in `missed`. A compiled instructions file holds always-on rules only: it has no file
+    patterns, and writing a scoped rule there would apply it everywhere."""
+    kind = item.kind.value
     out = []
     for client in clients:
         where = get(client).kinds.get(kind)
-        if where is not None and where.serves(home):
+        why = None
+        if where is None or not where.serves(home):
+            why = NO_PLACE
+        elif where.carrier is Carrier.COMPILED:
+            if isinstance(item, Rule) and item.scope_paths:
+                why = SCOPED
+            elif where.at(home).template not in compiled_ok:
+                why = TEAM_FILE
+        if why is None:
             out.append(client)
         else:
-            missed[(client, kind)] = missed.get((client, kind), 0) + 1
+            missed[(client, kind, why)] = missed.get((client, kind, why), 0) + 1
     return tuple(out)
+
+
+def compiled_target(item: Item, target: str, home: bool) -> str | None:
+    """The compiled file a render target writes this item into, if any (rules only)."""
+    where = get(target).kinds.get(RULE) if isinstance(item, Rule) else None
+    if where is None or where.carrier is not Carrier.COMPILED or not where.serves(home):
+        return None
+    return where.at(home).template
+
+
+def served_by_compiled(
+    item: Item,
+    targets: Mapping[str, Sequence[str]],
+    compiled: Mapping[str, str],
+    imported: frozenset[str] = frozenset(),
+) -> dict[str, str]:
+    """Targets whose clients read a compiled file this item is written into, with the
+    same text: their own copy would make them read the rule twice (issue 15, item 3).
+    Maps each to the compiled file. A client keeps its own copy when its frontmatter
+    says more than "always on" (a passthrough block such as Copilot's `excludeAgent`),
+    or when it reads `AGENTS.md` only through an import (Claude's `CLAUDE.md`) and
+    `imported` (the files such an import will reach) does not name it: upskill adds
+    that import for a team's `AGENTS.md`, managed block included, never for a file it
+    compiles whole. Project scope only, like `served_elsewhere`."""
+    from upskill.render.body import source_body
+
+    if not isinstance(item, Rule) or item.scope_paths or item.resources or not compiled:
+        return {}
+    served: dict[str, str] = {}
+    for target, clients in targets.items():
+        if target in compiled:
+            continue
+        for source, path in compiled.items():
+            readers = [get(c) for c in clients]
+            if all(
+                path in c.reads
+                and (not c.registration.imports_agents_md or path in imported)
+                and not item.passthrough.get(c.family)
+                for c in readers
+            ) and source_body(item, target) == source_body(item, source):
+                served[target] = path
+                break
+    return served
 
 
 def served_elsewhere(renderings: Mapping[str, Rendering]) -> dict[str, str]:
@@ -91,14 +166,29 @@ def served_elsewhere(renderings: Mapping[str, Rendering]) -> dict[str, str]:
     return served
 
 
-def undelivered_lines(missed: Mapping[tuple[str, str], int]) -> list[str]:
-    """One line per client and kind that selected items could not reach: never silent."""
+def undelivered_lines(missed: Mapping[tuple[str, str, str], int], home: bool = False) -> list[str]:
+    """One line per client, kind and reason that selected items could not reach: never
+    silent."""
     lines = []
-    for (client, kind), count in sorted(missed.items()):
+    for (client, kind, why), count in sorted(missed.items()):
         what = kind if count == 1 else f"{kind}s"
-        name = get(client).name
-        lines.append(f"{client}: {count} {what} not delivered ({name} has no place for {kind}s)")
+        spec = get(client)
+        if why == SCOPED:
+            what = f"path-scoped {what}"
+            reason = f"{spec.name} reads one instructions file, without file patterns"
+        elif why == TEAM_FILE:
+            path = spec.kinds[kind].at(home).template
+            reason = (
+                f"{path} is the team's own file; add the lines {BLOCK_HINT} to it "
+                "to let upskill manage a block there"
+            )
+        else:
+            reason = f"{spec.name} has no place for {kind}s"
+        lines.append(f"{client}: {count} {what} not delivered ({reason})")
     return lines
+
+
+BLOCK_HINT = "`<!-- upskill:begin -->` and `<!-- upskill:end -->`"
 
 
 def render_desired(
@@ -108,32 +198,41 @@ def render_desired(
     *,
     home: bool = False,
     on_item: Callable[[int, int], None] | None = None,
+    compiled_ok: frozenset[str] = frozenset(),
+    imported: frozenset[str] = frozenset(),
 ) -> Desired:
     """`selection_for(item)` empty means every client. Items in `reused` (by key) are not
     rendered: their recorded files stand in for the rendering. `home`: the global scope.
-    `on_item(done, total)` after each item: the CLI's counter on a TTY."""
+    `on_item(done, total)` after each item: the CLI's counter on a TTY.
+    `compiled_ok`: the compiled instructions files upskill may write (not a team's own);
+    rules for them become `sections`, assembled by `lifecycle.compiled`. `imported`:
+    the compiled files a client reads through an import file (`served_by_compiled`)."""
     from upskill.render import Site, render_item
 
     files: dict[str, DesiredFile] = {}
     item_clients: dict[str, tuple[str, ...]] = {}
     skipped: list[str] = []
     warnings: list[str] = []
-    missed: dict[tuple[str, str], int] = {}
+    missed: Missed = {}
+    sections: list[Section] = []
+    rendered: set[str] = set()
     for done, resolved in enumerate(items, 1):
         if on_item is not None:
             on_item(done, len(items))
         admitted = clients_for(cat.audience(resolved.item), selection_for(resolved))
         if reused is not None and resolved.key in reused:
-            kind = resolved.item.kind.value
-            item_clients[resolved.key] = _deliverable(kind, admitted, missed, home)
+            item = resolved.item
+            item_clients[resolved.key] = _deliverable(item, admitted, missed, home, compiled_ok)
             for kept in reused[resolved.key]:
-                _merge(files, kept)
+                if kept.path not in compiled_ok:  # sections are read back from the file
+                    _merge(files, kept)
             continue
+        rendered.add(resolved.key)
         if not admitted:
             skipped.append(resolved.key)
             warnings.append(f"{resolved.key}: audience excludes every selected client; skipped")
             continue
-        clients = _deliverable(resolved.item.kind.value, admitted, missed, home)
+        clients = _deliverable(resolved.item, admitted, missed, home, compiled_ok)
         if not clients:
             continue
         item_clients[resolved.key] = clients
@@ -145,21 +244,57 @@ def render_desired(
             target: render_item(resolved.item, target, alias=resolved.alias, site=site)
             for target in targets
         }
-        served = {} if home else served_elsewhere(renderings)
+        compiled = {
+            t: p for t in targets if (p := compiled_target(resolved.item, t, home)) is not None
+        }
+        served: dict[str, str] = {}
+        if not home:
+            served = served_by_compiled(resolved.item, targets, compiled, imported)
+            rest = {t: r for t, r in renderings.items() if t not in compiled and t not in served}
+            served.update(served_elsewhere(rest))
         for target in targets:
             rendering = renderings[target]
             warnings += [f"{resolved.key} ({target}): {w}" for w in rendering.warnings]
             if target in served:
                 continue  # it reads another client's identical copy: written once
-            readers = [t for t, via in served.items() if via == target]
+            readers = [t for t, via in served.items() if via in (target, compiled.get(target))]
             written_for = [c for t in (target, *readers) for c in targets[t]]
+            owners = tuple(Owner(resolved.key, c) for c in written_for)
             for out in rendering.files:
                 if not safe_relative(out.path):
                     raise RenderError(f"renderer produced an unsafe output path {out.path!r}")
-                owners = tuple(Owner(resolved.key, c) for c in written_for)
-                _merge(files, DesiredFile.of(out.path, out.data, out.mode, owners))
-    warnings += undelivered_lines(missed)
-    return Desired(files, item_clients, tuple(skipped), tuple(warnings))
+                if target in compiled and isinstance(out.data, bytes):
+                    sections.append(Section(out.path, resolved.name, out.data, owners))
+                else:
+                    _merge(files, DesiredFile.of(out.path, out.data, out.mode, owners))
+    warnings += undelivered_lines(missed, home)
+    return Desired(
+        files,
+        item_clients,
+        tuple(skipped),
+        tuple(warnings),
+        _same_sections(sections),
+        frozenset(rendered),
+    )
+
+
+def _same_sections(sections: list[Section]) -> tuple[Section, ...]:
+    """One section per file and rule: clients sharing a compiled file (Codex, Amp, Junie
+    and Zed all read `AGENTS.md`) must agree on a rule's text."""
+    by_place: dict[tuple[str, str], Section] = {}
+    for s in sections:
+        seen = by_place.get((s.path, s.name))
+        if seen is None:
+            by_place[(s.path, s.name)] = s
+        elif seen.data != s.data:
+            raise RenderError(
+                f"{s.path}: rule {s.name!r} reads differently for the clients sharing this "
+                "file; give those clients one text (drop the client-specific block)"
+            )
+        else:
+            owners = tuple(sorted({*seen.owners, *s.owners}))
+            by_place[(s.path, s.name)] = dataclasses.replace(seen, owners=owners)
+    return tuple(by_place.values())
 
 
 def _merge(files: dict[str, DesiredFile], new: DesiredFile) -> None:

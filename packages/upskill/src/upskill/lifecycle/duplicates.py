@@ -1,9 +1,11 @@
-"""Skills and agents a client would load twice (issue 15, item 3), for `doctor`.
+"""Items a client would load twice (issue 15, item 3), for `doctor`.
 
 Clients read each other's trees (Cursor reads `.claude/agents`, Copilot
 `.claude/skills`, Codex `.agents/skills`). A client that does not deduplicate by
 name then lists one skill or agent once per tree holding it. Only names on disk
-count, upskill's outputs or not: a hand-made copy duplicates just the same.
+count, upskill's outputs or not: a hand-made copy duplicates just the same. Rules
+are never deduplicated: a rule in a client's own tree and in a compiled
+`AGENTS.md` or `GEMINI.md` it also reads is read twice.
 """
 
 from __future__ import annotations
@@ -13,7 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from upskill.clients import CLIENTS, get
-from upskill.clients.base import AGENT, SKILL, Layout
+from upskill.clients.base import AGENT, RULE, SKILL, Carrier, Layout
+from upskill.errors import UpskillError
+from upskill.fsio import read_contained
+from upskill.lifecycle.compiled import split_block
+from upskill.render.compiled import parse_sections
 
 
 @dataclass(frozen=True)
@@ -64,4 +70,36 @@ def duplicates(root: Path, clients: tuple[str, ...]) -> list[dict[str, Any]]:
             for name, paths in sorted(seen.items()):
                 if len(paths) > 1:
                     out.append({"client": client_id, "kind": kind, "name": name, "trees": paths})
+    return out + _rules(root, clients)
+
+
+def _sections(root: Path, path: str) -> set[str]:
+    """The rule names compiled into a file (or into its managed block)."""
+    try:
+        data = read_contained(root / path, within=root)
+    except (OSError, UpskillError):  # unreadable or refused: nothing to compare
+        return set()
+    if data is None:
+        return set()
+    block = split_block(data)
+    return set(parse_sections(block.content if block is not None else data) or ())
+
+
+def _rules(root: Path, clients: tuple[str, ...]) -> list[dict[str, Any]]:
+    compiled = {
+        w.project.template
+        for c in CLIENTS
+        if (w := c.kinds.get(RULE)) is not None and w.carrier is Carrier.COMPILED
+    }
+    out: list[dict[str, Any]] = []
+    for client_id in clients:
+        client = get(client_id)
+        where = client.kinds.get(RULE)
+        if where is None or where.carrier is Carrier.COMPILED:
+            continue
+        tree = where.project.tree
+        own = _names(root, _Tree(tree, where.project.template.split("{n}", 1)[1]))
+        for path in sorted(compiled & set(client.reads)):
+            for name in sorted(own & _sections(root, path)):
+                out.append({"client": client_id, "kind": RULE, "name": name, "trees": [tree, path]})
     return out

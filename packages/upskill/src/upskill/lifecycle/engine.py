@@ -14,8 +14,15 @@ from pathlib import Path
 from upskill.clients import SELECTABLE_CLIENTS
 from upskill.errors import UsageError
 from upskill.lifecycle import catalog as cat
+from upskill.lifecycle import compiled as comp
 from upskill.lifecycle.adopt import foreign_diffs
-from upskill.lifecycle.ancillary import AGENTS_MD, ancillary_updaters, installed, read_optional
+from upskill.lifecycle.ancillary import (
+    AGENTS_MD,
+    IMPORTERS,
+    ancillary_updaters,
+    installed,
+    read_optional,
+)
 from upskill.lifecycle.desired import Desired, clients_for, render_desired
 from upskill.lifecycle.hashing import FileState, tree_hash
 from upskill.lifecycle.journal import Remove, Stat, Transaction, Write, apply_transaction
@@ -30,6 +37,7 @@ from upskill.state.lockfile import (
     BundleRecord,
     ItemRecord,
     Lockfile,
+    OutputRecord,
     serialise_lockfile,
 )
 
@@ -151,7 +159,18 @@ def plan_install(
             observed=observed,
         )
     home = scope.kind is ScopeKind.GLOBAL
-    desired = render_desired(resolution.items, selection_for, reused, home=home, on_item=on_item)
+    current = _compiled_now(scope, records)
+    desired = render_desired(
+        resolution.items,
+        selection_for,
+        reused,
+        home=home,
+        on_item=on_item,
+        compiled_ok=comp.writable(current),
+        imported=_imported(scope, current),
+    )
+    stale = frozenset(desired.rendered | (managed - set(reused)))
+    desired, records = _with_compiled(desired, current, records, stale, force)
     # A lockfile with items but no output records was written by upstream upskill (or
     # rewritten by it): files at the paths its items render to are treated as ours.
     in_lock = {i.key for i in lock.items}
@@ -164,10 +183,15 @@ def plan_install(
     removed = tuple(sorted(k for k in managed & in_lock if k not in installed_keys))
     bundles = _bundle_records(lock, resolution)
     new_lock = dataclasses.replace(
-        lock, items=tuple(items), bundles=bundles, outputs=plan.outputs, generator=GENERATOR
+        lock,
+        items=tuple(items),
+        bundles=bundles,
+        outputs=_owned(plan),
+        generator=GENERATOR,
     ).normalised()
     written = sorted({c for cs in desired.item_clients.values() for c in cs})
-    ancillary = _ancillary(scope, lock, new_lock, installing=True)
+    ours = frozenset(c.path for c in current if c.owned is comp.Owned.OURS)
+    ancillary = _ancillary(scope, lock, new_lock, installing=True, compiled=ours)
     return Outcome(
         plan,
         new_lock,
@@ -228,12 +252,61 @@ def _bundle_records(lock: Lockfile, resolution: Resolution) -> tuple[BundleRecor
     return tuple(by_name.values())
 
 
-def _ancillary(
-    scope: Scope, before: Lockfile, after: Lockfile, *, installing: bool
-) -> tuple[Write, ...]:
-    """Ancillary writes for a run taking the scope from `before` to `after`."""
+def _owned(plan: Plan) -> tuple[OutputRecord, ...]:
+    """The plan's records, less a team file whose managed block no rule fills any more."""
+    return tuple(o for o in plan.outputs if o.owners)
+
+
+def _compiled_now(scope: Scope, records: Mapping[str, OutputRecord]) -> list[comp.Current]:
     home = scope.kind is ScopeKind.GLOBAL
-    agents_md = installing and (scope.root / AGENTS_MD).is_file()
+    return [
+        comp.Current.of(p, read_optional(scope.root / p, scope.root), records.get(p))
+        for p in comp.compiled_paths(home)
+    ]
+
+
+def _imported(scope: Scope, current: list[comp.Current]) -> frozenset[str]:
+    """`AGENTS.md` when Claude will read it through `CLAUDE.md`: a team file with a
+    managed block, and every import file absent (this run creates it) or importing it."""
+    if scope.kind is ScopeKind.GLOBAL:
+        return frozenset()
+    if not any(c.path == AGENTS_MD and c.owned is comp.Owned.BLOCK for c in current):
+        return frozenset()
+    for memory in IMPORTERS.values():
+        data = read_optional(scope.root / memory, scope.root)
+        if data is not None and b"@" + AGENTS_MD.encode() not in data.split():
+            return frozenset()
+    return frozenset({AGENTS_MD})
+
+
+def _with_compiled(
+    desired: Desired,
+    current: list[comp.Current],
+    records: dict[str, OutputRecord],
+    stale: frozenset[str],
+    force: bool,
+) -> tuple[Desired, dict[str, OutputRecord]]:
+    """Desired files with the compiled instructions files assembled (`lifecycle.compiled`),
+    and the output records the planner compares them with."""
+    built = comp.assemble(current, desired.sections, records, stale, force=force)
+    paths = {c.path for c in current}
+    files = {p: f for p, f in desired.files.items() if p not in paths} | built.files
+    return dataclasses.replace(desired, files=files), records | built.records
+
+
+def _ancillary(
+    scope: Scope,
+    before: Lockfile,
+    after: Lockfile,
+    *,
+    installing: bool,
+    compiled: frozenset[str] = frozenset(),
+) -> tuple[Write, ...]:
+    """Ancillary writes for a run taking the scope from `before` to `after`. `compiled`:
+    the instructions files upskill compiles itself; nothing imports them (Claude reads
+    its own copies of those rules)."""
+    home = scope.kind is ScopeKind.GLOBAL
+    agents_md = installing and AGENTS_MD not in compiled and (scope.root / AGENTS_MD).is_file()
     updaters = ancillary_updaters(
         installed(before, home=home), installed(after, home=home), home=home, agents_md=agents_md
     )
@@ -261,7 +334,11 @@ def plan_remove(scope: Scope, lock: Lockfile, keys: Iterable[str]) -> Outcome:
     records = {o.path: o for o in lock.outputs}
     owned = {p for p, o in records.items() if any(w.item in managed for w in o.owners)}
     observer = Observer(scope.root)
-    plan = plan_outputs({}, managed, records, observer.observe(owned))
+    current = _compiled_now(scope, records)
+    built = comp.assemble(current, (), records, managed, force=False)
+    records |= built.records
+    observed = observer.observe(owned | set(built.files))
+    plan = plan_outputs(built.files, managed, records, observed)
     items = []
     for item in lock.items:
         if item.key in managed:
@@ -275,7 +352,10 @@ def plan_remove(scope: Scope, lock: Lockfile, keys: Iterable[str]) -> Outcome:
         if left:
             bundles.append(dataclasses.replace(b, items=left))
     new_lock = dataclasses.replace(
-        lock, items=tuple(items), bundles=tuple(bundles), outputs=plan.outputs
+        lock,
+        items=tuple(items),
+        bundles=tuple(bundles),
+        outputs=_owned(plan),
     ).normalised()
     ancillary = _ancillary(scope, lock, new_lock, installing=False)
     warnings: tuple[str, ...] = ()

@@ -19,6 +19,7 @@ from upskill.format.model import Item, Rule
 from upskill.format.names import name_problem
 from upskill.markdown import LinkRewrite
 from upskill.render.body import render_body
+from upskill.render.compiled import section_bytes
 from upskill.render.frontmatter import build_frontmatter
 from upskill.render.tables import (
     GENERATED_FILE_MODE,
@@ -117,6 +118,17 @@ def _render(item: Item, target: str, name: str, site: Site) -> Rendering:
     """Items are immutable and hash by identity, so copilot and vscode share one rendering."""
     where = layout(item.kind, target, site)
     rewrite = LinkRewrite(name, item.resource_paths) if where.flat and item.resources else None
+    if carrier(item.kind, target) is Carrier.COMPILED:
+        # A section of the client's one instructions file (`lifecycle.compiled`).
+        if isinstance(item, Rule) and item.scope_paths:
+            why = f"{target} reads one instructions file, without file patterns"
+            return Rendering((), (f"{item.entrypoint}: path-scoped rule not delivered: {why}",))
+        data = section_bytes(render_body(item, target, None))
+        lost = [f"{item.entrypoint}: {target} reads one instructions file: resources not delivered"]
+        return Rendering(
+            (OutputFile(where.entrypoint(name), data, GENERATED_FILE_MODE),),
+            tuple(lost if item.resources else ()),
+        )
     fields, warnings = build_frontmatter(item, target, name, site)
     body = render_body(item, target, rewrite)
     if carrier(item.kind, target) is Carrier.TOML:

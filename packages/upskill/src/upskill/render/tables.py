@@ -48,7 +48,8 @@ def carrier(kind: Kind, target: str) -> Carrier:
 
 
 def output_trees() -> tuple[str, ...]:
-    """Every directory any client's outputs live under, project and user layouts."""
+    """Every directory any client's outputs live under, project and user layouts, and
+    the compiled instructions files (`AGENTS.md`), which are a tree of one file."""
     trees = {
         layout.tree
         for client in CLIENTS
