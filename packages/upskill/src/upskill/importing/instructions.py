@@ -15,10 +15,13 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from upskill.clients import BY_ID
+from upskill.clients.base import Carrier
 from upskill.format.model import Kind
 from upskill.importing.model import FoundItem, Note, NoteKind
 from upskill.importing.names import slug
 from upskill.importing.read import read_text
+from upskill.lifecycle.compiled import BEGIN, split_block
+from upskill.render.compiled import parse_sections
 
 _HEADING = re.compile(r"(#{1,6})([ \t]+.*?)?[ \t]*\Z")
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
@@ -107,9 +110,39 @@ def instruction_paths(clients: Iterable[str], *, home: bool) -> list[str]:
     return paths
 
 
+def _compiling(rel: str, clients: Iterable[str], home: bool) -> tuple[str, ...]:
+    """The selected clients upskill compiles rules into `rel` for: a section is their
+    copy of the rule, and merges with the other clients' copies."""
+    return tuple(
+        client
+        for client in clients
+        if (where := BY_ID[client].kinds.get(Kind.RULE.value)) is not None
+        and where.carrier is Carrier.COMPILED
+        and where.serves(home)
+        and where.at(home).template == rel
+    )
+
+
+def _compiled(text: str) -> tuple[dict[str, str], str]:
+    """The rules upskill compiled into the file (the whole file, or its managed block),
+    by name, and the team's own text around them."""
+    data = text.encode("utf-8")
+    sections = parse_sections(data)
+    if sections is not None:
+        return {n: b.decode("utf-8") for n, b in sections.items()}, ""
+    block = split_block(data)
+    if block is None:
+        return {}, text
+    inner = parse_sections(block.content) or {}
+    head = block.head.decode("utf-8").removesuffix(BEGIN.decode() + "\n")
+    tail = block.tail.decode("utf-8").split("\n", 1)[1] if "\n" in block.tail.decode() else ""
+    return {n: b.decode("utf-8") for n, b in inner.items()}, head + tail
+
+
 def scan_instructions(
     root: Path, clients: Iterable[str], *, home: bool, split: bool
 ) -> tuple[list[FoundItem], list[Note]]:
+    clients = tuple(clients)
     items: list[FoundItem] = []
     notes: list[Note] = []
     known = instruction_paths(BY_ID, home=home)
@@ -128,6 +161,21 @@ def scan_instructions(
         words = text.split()
         if all(w.startswith("@") and w[1:] in known for w in words):
             notes.append(Note(NoteKind.SKIP, f"{rel}: only imports {' '.join(words)}; left out"))
+            continue
+        compiled, text = _compiled(text)
+        items += [
+            FoundItem(
+                kind=Kind.RULE,
+                name=name,
+                path=rel,
+                owners=_compiling(rel, clients, home),
+                fields={},
+                body=body,
+                description_hint=f"Always-on rule compiled into {rel} by upskill",
+            )
+            for name, body in compiled.items()
+        ]
+        if not text.strip():
             continue
         base = base_name(rel)
         sections = split_sections(text) if split else [(None, text)]

@@ -80,8 +80,8 @@ def scan_items(root: Path, clients: Iterable[str], *, home: bool) -> list[FoundI
         client = BY_ID[client_id]
         for kind in KINDS:
             where = client.kinds.get(kind.value)
-            if where is None or not where.serves(home):
-                continue
+            if where is None or not where.serves(home) or where.carrier is Carrier.COMPILED:
+                continue  # a compiled AGENTS.md is an instructions file (`instructions`)
             for name, rel in _candidates(root, where.at(home)):
                 if rel not in found:
                     found[rel] = _read(client, kind, root, rel, name, home)
