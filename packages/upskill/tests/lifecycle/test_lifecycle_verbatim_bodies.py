@@ -13,6 +13,8 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
+from upskill.render.compiled import parse_sections
+
 REGRESSIONS = """\
 ## Steps
 
@@ -99,8 +101,15 @@ def test_every_client_receives_the_body_byte_for_byte(cli, project, tmp_path):
     registry = tmp_path / "registry"
     _write_registry(registry)
     cli.ok("add", str(registry), "--all", cwd=project)
+    compiled = {project / "AGENTS.md", project / "GEMINI.md"}
+    for path in compiled:  # a rule's section of the single-file clients' compiled file
+        sections = parse_sections(path.read_bytes())
+        assert sections is not None
+        assert sections["verbatim-rule"] == f"{REGRESSIONS}\n{LINK}".rstrip("\n").encode() + b"\n"
     delivered = sorted(
-        p for p in project.rglob("*") if p.is_file() and "Prepare the data" in p.read_text()
+        p
+        for p in project.rglob("*")
+        if p.is_file() and p not in compiled and "Prepare the data" in p.read_text()
     )
     # every generated entrypoint: skills, rules and agents across the clients
     assert len(delivered) >= 20
