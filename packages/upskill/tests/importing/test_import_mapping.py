@@ -267,3 +267,17 @@ def test_an_instruction_file_linked_to_another_is_imported_once(tmp_path: Path) 
     plan = _plan(tmp_path, {})
     assert [i.name for i in plan.items] == ["claude-md"]
     assert [n.message for n in plan.notes] == ["AGENTS.md: same text as CLAUDE.md; left out"]
+
+
+def test_quoted_cursor_globs_are_read_as_yaml(tmp_path: Path) -> None:
+    plan = _plan(
+        tmp_path,
+        {
+            ".cursor/rules/q.mdc": (
+                '---\ndescription: Q\nglobs: "**/*.ts"\nalwaysApply: false\n---\n\nQ.\n'
+            )
+        },
+    )
+    fm = _frontmatter(plan, "rules/q/RULE.md")
+    assert fm["scope"] == {"paths": ["**/*.ts"]}
+    assert "cursor" not in fm

@@ -56,7 +56,9 @@ def _raw_lines(lines: list[str], raw_keys: frozenset[str]) -> tuple[list[str], d
     raw: dict[str, str] = {}
     for line in lines:
         match = re.match(r"([A-Za-z_][\w-]*):[ \t]*(.*)\Z", line)
-        if match is not None and match.group(1) in raw_keys and match.group(2).strip():
+        value = match.group(2).strip() if match is not None else ""
+        # A quoted value is valid YAML (and means the same): the YAML loader reads it.
+        if match is not None and match.group(1) in raw_keys and value[:1] not in ("", "'", '"'):
             raw[match.group(1)] = match.group(2).strip()
             kept.append("")  # keep line numbers of the rest
         else:
