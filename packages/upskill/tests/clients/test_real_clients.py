@@ -14,8 +14,11 @@ import json
 import re
 import sys
 
+import client_turns
 import pytest
 from client_probe import AGENTS_MD, TOKEN, Install, ask, install_bundle, once
+from client_turns import compiled_headings, line_count, prompt_text, reached_once
+from model_endpoint import Endpoint
 from real_clients import Clients
 
 from upskill.lifecycle.compiled import split_block
@@ -207,3 +210,16 @@ def test_gemini(clients: Clients, installed: Install) -> None:
     done = clients.run(["gemini", "mcp", "list"], cwd=installed.cwd, env=installed.env)
     listed = re.findall(r"^\S+ ([\w.-]+): ", done.stdout + done.stderr, re.M)
     once(listed, installed.mcps)
+
+
+def test_gemini_prompt(clients: Clients, installed: Install, endpoint: Endpoint) -> None:
+    # The always-on rules compiled into GEMINI.md (project) or ~/.gemini/GEMINI.md reach
+    # Gemini's first model request once each, from that file; the path-scoped one is not
+    # compiled. Gemini reads GEMINI.md only: the team's AGENTS.md is not in its context.
+    text = prompt_text(client_turns.gemini(clients, installed, endpoint))
+    path = installed.root / ("GEMINI.md" if installed.scope == "project" else ".gemini/GEMINI.md")
+    headings = compiled_headings(path)
+    assert set(headings) == {r for r in installed.rules if r != "acme-python-style"}
+    reached_once(text, headings)
+    assert line_count(text, f"--- Context from: {path} ---") == 1
+    assert "Run the tests before you commit." not in text

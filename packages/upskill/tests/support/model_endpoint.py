@@ -1,11 +1,13 @@
 """A model endpoint on 127.0.0.1 that records what a client sends and answers "ok".
 
 Several clients have no offline listing of what they loaded (Qwen Code, Cline, Factory
-Droid, Continue, Auggie); what they loaded is in the first request of a turn: the
+Droid, Continue, Auggie), or none of their instructions files (Gemini CLI, opencode,
+Kilo, Copilot CLI); what they loaded is in the first request of a turn: the
 system prompt carries the rules and instructions files, the tools carry the skills and
 subagents. The client is pointed here with its own documented base-URL setting. Every
 POST is recorded as (path, JSON body); a chat request (OpenAI's shape, streamed or not)
-is answered with one assistant message "ok", any other path with that same body, which
+is answered with one assistant message "ok" (Gemini's `generateContent` shape on its
+paths), any other path with that same body, which
 clients that only probe (Auggie's `get-models`, `report-error`) accept and move past;
 Auggie's `find-missing` (which blobs the index lacks) is told none, or it retries.
 """
@@ -38,6 +40,15 @@ def _chunk(delta: dict[str, Any], finish: str | None) -> bytes:
 _STREAM = (
     _chunk({"role": "assistant", "content": "ok"}, None) + _chunk({}, "stop") + b"data: [DONE]\n\n"
 )
+# Gemini's generateContent answer; streamed (`:streamGenerateContent?alt=sse`) as one event.
+_GEMINI = json.dumps(
+    {
+        "candidates": [
+            {"content": {"role": "model", "parts": [{"text": "ok"}]}, "finishReason": "STOP"}
+        ],
+        "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 1, "totalTokenCount": 2},
+    }
+).encode()
 _NOTHING_MISSING = json.dumps({"unknown_memory_names": [], "nonindexed_blob_names": []}).encode()
 _MESSAGE = json.dumps(
     {
@@ -58,10 +69,11 @@ class Endpoint:
     url: str  # http://127.0.0.1:<port>, no trailing slash
     requests: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
-    def first(self, path_suffix: str) -> dict[str, Any]:
-        """The body of the first request whose path ends with `path_suffix`."""
+    def first(self, path_suffix: str, having: str | None = None) -> dict[str, Any]:
+        """The body of the first request whose path ends with `path_suffix` (and whose
+        body has the key `having`: opencode titles a session before the turn)."""
         for path, body in self.requests:
-            if path.endswith(path_suffix):
+            if path.endswith(path_suffix) and (having is None or having in body):
                 return body
         seen = ", ".join(p for p, _ in self.requests) or "none"
         raise AssertionError(f"no request to *{path_suffix} (requests: {seen})")
@@ -82,12 +94,16 @@ def model_endpoint() -> Iterator[Endpoint]:
             body = body if isinstance(body, dict) else {}
             with lock:
                 endpoint.requests.append((self.path, body))
-            streamed = bool(body.get("stream"))
+            gemini = ":generateContent" in self.path or ":streamGenerateContent" in self.path
+            streamed = bool(body.get("stream")) or "alt=sse" in self.path
             self.send_response(200)
             self.send_header(
                 "content-type", "text/event-stream" if streamed else "application/json"
             )
-            payload = _STREAM if streamed else _MESSAGE
+            if gemini:
+                payload = b"data: " + _GEMINI + b"\n\n" if streamed else _GEMINI
+            else:
+                payload = _STREAM if streamed else _MESSAGE
             if self.path.endswith("/find-missing"):
                 payload = _NOTHING_MISSING
             self.send_header("content-length", str(len(payload)))
