@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import client_turns
 import pytest
 from client_probe import REGISTRY, Install, ask, install_bundle, once
-from model_endpoint import Endpoint, model_endpoint
+from client_turns import compiled_headings, line_count, reached_once
+from model_endpoint import Endpoint
 from real_clients import Clients
 
 pytestmark = pytest.mark.clients
@@ -43,12 +44,6 @@ def installed(
     if at.scope == "project":
         assert "warning: mcp github: cline has no project-scope config file\n" in at.stderr
     return at
-
-
-@pytest.fixture
-def endpoint() -> Iterator[Endpoint]:
-    with model_endpoint() as served:
-        yield served
 
 
 def scoped(at: Install) -> set[str]:
@@ -77,12 +72,7 @@ def tool(request: dict[str, Any], name: str) -> str:
 
 
 def test_qwen(clients: Clients, installed: Install, endpoint: Endpoint) -> None:
-    ask(
-        clients, installed, "qwen", "--auth-type", "openai", "say ok",
-        "--allowed-mcp-server-names", "none",  # a listing, not a session: start no server
-        OPENAI_API_KEY="x", OPENAI_BASE_URL=f"{endpoint.url}/v1", OPENAI_MODEL="m",
-    )  # fmt: skip
-    turn = endpoint.first("/chat/completions")
+    turn = client_turns.qwen(clients, installed, endpoint)
     system = text_of(turn["messages"][0]["content"])
     assert system.count(TEAM_LINE) == 1
     # A `paths:` rule waits until a matching file is read; the others ride along at once.
@@ -126,10 +116,7 @@ def test_kilo(clients: Clients, installed: Install) -> None:
 
 
 def test_cline(clients: Clients, installed: Install, endpoint: Endpoint) -> None:
-    ask(clients, installed, "cline", "auth", "-p", "openai", "-k", "x", "-m", "m",
-        "-b", f"{endpoint.url}/v1")  # fmt: skip
-    ask(clients, installed, "cline", "--json", "say ok now")
-    turn = endpoint.first("/chat/completions")
+    turn = client_turns.cline(clients, installed, endpoint)
     system = text_of(turn["messages"][0]["content"])
     assert system.count(TEAM_LINE) == 1
     # Cline CLI 3.0.65 sends a `paths:` rule from the first request on.
@@ -169,14 +156,7 @@ def test_amp(clients: Clients, installed: Install) -> None:
 
 
 def test_augment(clients: Clients, installed: Install, endpoint: Endpoint) -> None:
-    session = {"accessToken": "x", "tenantURL": f"{endpoint.url}/", "scopes": ["email"]}
-    # The recorded turn is what counts; the answer is not Auggie's format, so the run fails.
-    clients.run(
-        ["auggie", "--print", "--quiet", "say ok now"],
-        cwd=installed.cwd,
-        env={**installed.env, "AUGMENT_SESSION_AUTH": json.dumps(session)},
-    )
-    turn = endpoint.first("/chat-stream")
+    turn = client_turns.augment(clients, installed, endpoint)
     rules = {r["path"]: r["type"] for r in turn["rules"]}
     assert rules.pop("AGENTS.md") == 0  # always applied
     own = f"{installed.root}/.augment/rules/" if installed.scope == "global" else ".augment/rules/"
@@ -198,15 +178,21 @@ def test_augment(clients: Clients, installed: Install, endpoint: Endpoint) -> No
 
 
 def test_factory(clients: Clients, installed: Install, endpoint: Endpoint) -> None:
-    model = {"model": "m", "displayName": "M", "baseUrl": f"{endpoint.url}/v1", "apiKey": "x",
-             "provider": "generic-chat-completion-api", "maxOutputTokens": 100}  # fmt: skip
-    settings = installed.home / ".factory/settings.json"
-    settings.parent.mkdir(exist_ok=True)
-    settings.write_text(json.dumps({"customModels": [model]}))
-    ask(clients, installed, "droid", "exec", "-m", "custom:m", "say ok now")
-    turn = endpoint.first("/chat/completions")
+    turn = client_turns.factory(clients, installed, endpoint)
     reminders = "\n".join(text_of(m["content"]) for m in turn["messages"])
     assert reminders.count(TEAM_LINE) == 1
+    # Droid reads AGENTS.md only: upskill compiles the always-on rules into
+    # ~/.factory/AGENTS.md, its "Personal Global Instructions". The project's AGENTS.md
+    # is the team's own, without a managed block, so upskill left it alone and said so
+    # (tests/clients/test_compiled_reach.py covers the block).
+    if installed.scope == "global":
+        compiled = installed.home / ".factory/AGENTS.md"
+        reached_once(reminders, compiled_headings(compiled))
+        assert line_count(reminders, "% cat ~/.factory/AGENTS.md") == 1
+    else:
+        assert "factory: 3 rules not delivered (AGENTS.md is the team's own file" in (
+            installed.stderr
+        )
     skills = reminders.split("Available skills (", 1)[1].split("</system-reminder>", 1)[0]
     once(
         (n for n in re.findall(r"^([\w.-]+): ", skills, re.M) if n.startswith("acme-")),
@@ -226,14 +212,7 @@ def test_factory(clients: Clients, installed: Install, endpoint: Endpoint) -> No
 
 
 def test_continue(clients: Clients, installed: Install, endpoint: Endpoint) -> None:
-    config = installed.home / ".continue/config.yaml"
-    config.parent.mkdir(exist_ok=True)
-    config.write_text(
-        "name: probe\nversion: 1.0.0\nschema: v1\nmodels:\n  - name: m\n    provider: openai\n"
-        f"    model: m\n    apiBase: {endpoint.url}/v1\n    apiKey: x\n    roles: [chat]\n"
-    )
-    ask(clients, installed, "cn", "-p", "--config", str(config), "say ok now")
-    turn = endpoint.first("/chat/completions")
+    turn = client_turns.continue_(clients, installed, endpoint)
     system = text_of(turn["messages"][0]["content"])
     assert system.count(TEAM_LINE) == 1
     # Rules go in unnamed; each is known by its first heading. `globs:` rules are never sent.

@@ -1,14 +1,18 @@
 """Factory's Droid CLI (checked with droid 0.225.2, offline, against a local model
-endpoint): instructions are `AGENTS.md` only (`.factory/rules/` is not read), skills in
-`.agents/skills` (one entry per name across `.factory/skills` and `.agents/skills`),
-custom droids in `.factory/droids/`, MCP servers in `.factory/mcp.json`."""
+endpoint): instructions are `AGENTS.md` only (`.factory/rules/` is not read), so
+upskill compiles the always-on rules into it (user: `~/.factory/AGENTS.md`, which droid
+sends as "Personal Global Instructions"); skills in `.agents/skills` (one entry per name
+across `.factory/skills` and `.agents/skills`), custom droids in `.factory/droids/`,
+MCP servers in `.factory/mcp.json`."""
 
 from __future__ import annotations
 
 from upskill.clients.base import (
     AGENT,
+    RULE,
     SKILL,
     Base,
+    Carrier,
     Client,
     ConfigFile,
     Detect,
@@ -23,6 +27,11 @@ CLIENT = Client(
     name="Factory Droid",
     family="factory",
     kinds={
+        RULE: Placement(
+            Layout("AGENTS.md", flat=True),
+            Layout(".factory/AGENTS.md", flat=True),
+            carrier=Carrier.COMPILED,
+        ),
         SKILL: Placement(Layout(".agents/skills/{n}/SKILL.md", flat=False)),
         AGENT: Placement(Layout(".factory/droids/{n}.md", flat=True)),
     },
@@ -54,5 +63,7 @@ CLIENT = Client(
         env_ref=None,
     ),
     dedupes=True,
+    instructions=("AGENTS.md",),
+    instructions_home=(".factory/AGENTS.md",),
     reads=("AGENTS.md", ".agents/skills/"),
 )
