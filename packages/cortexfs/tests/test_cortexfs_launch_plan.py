@@ -78,8 +78,14 @@ def test_exact_chain_without_network() -> None:
         "--ro-bind", "/opt/cfs", "/opt/cfs",
         "--ro-bind", "/run/b.sock", "/run/cortexfs/broker.sock",
         "--bind", "/ctx-host", "/ctx",
-        "--ro-bind", "/ctx-host/agent/coder", "/ctx/agent/coder",
-        "--ro-bind", "/ctx-host/agent/coder.d", "/ctx/agent/coder.d",
+        "--ro-bind", "/ctx-host/bin", "/ctx/bin", "--ro-bind", "/ctx-host/model", "/ctx/model",
+        "--ro-bind", "/ctx-host/agent", "/ctx/agent", "--ro-bind", "/ctx-host/tool", "/ctx/tool",
+        "--ro-bind", "/ctx-host/channel", "/ctx/channel",
+        "--ro-bind", "/ctx-host/home/4242/model", "/ctx/home/4242/model",
+        "--ro-bind", "/ctx-host/home/4242/agent", "/ctx/home/4242/agent",
+        "--ro-bind", "/ctx-host/home/4242/tool", "/ctx/home/4242/tool",
+        "--bind", "/ctx-host/home/4242/agent/coder", "/ctx/home/4242/agent/coder",
+        "--perms", "0755", "--tmpfs", "/ctx/shared", "--remount-ro", "/ctx/shared",
         "--bind", "/home/me/proj", "/workspace",
         "--ro-bind", "/srv/tools", "/opt/tools",
         "--remount-ro", "/", "--chdir", "/workspace", "--",
@@ -126,6 +132,27 @@ def test_tsh_launch_keeps_ctx_read_only_and_mounts_follow_policy() -> None:
     assert plan(cwd="/opt/tools").mounts.cwd == "/opt/tools"
     with pytest.raises(BadInput, match="absolute path"):
         plan(cwd="../up")
+
+
+def test_shared_spaces_follow_policy() -> None:
+    rules = [
+        "shared:team read", "shared:team write", "shared:docs read", "shared:notes write",
+        "mount:workspace write",
+    ]  # fmt: skip
+    policy = "".join(f"allow coder_t {r}\n" for r in rules) + "allow other_t shared:x write\n"
+    argv = list(plan(spec(policy=policy)).argv)
+    start = argv.index("/ctx/shared")
+    assert argv[start - 3 : argv.index("--remount-ro", start) + 2] == [
+        "--perms", "0755", "--tmpfs", "/ctx/shared",
+        "--ro-bind-try", "/ctx-host/shared/docs", "/ctx/shared/docs",
+        "--bind-try", "/ctx-host/shared/notes", "/ctx/shared/notes",
+        "--bind-try", "/ctx-host/shared/team", "/ctx/shared/team",
+        "--remount-ro", "/ctx/shared",
+    ]  # fmt: skip
+    # tsh sees /ctx read-only: a write grant cannot widen that.
+    tsh = list(plan(spec(policy=policy), LaunchRequest((), False, None)).argv)
+    assert has(tsh, "--ro-bind-try", "/ctx-host/shared/team", "/ctx/shared/team")
+    assert not has(tsh, "--ro-bind", "/ctx-host/tool", "/ctx/tool")  # all of /ctx is
 
 
 @pytest.mark.parametrize(

@@ -88,6 +88,7 @@ def report(paths):
         "visible": {p: os.path.exists(p) for p in paths},
         "writable": {p: probe_write(p) for p in paths if os.path.isdir(p)},
         "readable": {p: probe_read(p) for p in paths if not os.path.isdir(p)},
+        "listing": {p: sorted(os.listdir(p)) for p in paths if os.path.isdir(p)},
         "dns_port": dns_port(),
         "stdin": sys.stdin.read() if not os.isatty(0) else "",
     }

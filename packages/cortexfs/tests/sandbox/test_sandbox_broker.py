@@ -112,25 +112,25 @@ def test_forged_environment_changes_nothing(world, tooled) -> None:
     ]  # fmt: skip
 
 
-def test_a_self_made_agent_or_label_grants_nothing(world, tooled, make_agent) -> None:
+def test_another_agent_or_label_grants_nothing(world, tooled, make_agent) -> None:
+    """An agent whose label the guarded tool trusts exists; naming it (CTX_AGENT) from
+    inside the sandbox does not make the caller that agent."""
     agent, _tool = tooled
-    other = make_agent()
-    guarded = world.ctx / "tool" / f"{other.name}.guarded.d"
+    trusted = make_agent()
+    guarded = world.ctx / "tool" / f"{trusted.name}.guarded.d"
     os.mkdir(guarded)
     write_control(str(guarded / "driver"), b'kind=exec\ncommand=["/usr/bin/id"]\n')
-    write_control(
-        str(guarded / "policy"), f"allow evil_t tool:{other.name}.guarded execute\n".encode()
-    )
+    rule = f"allow {trusted.type} tool:{trusted.name}.guarded execute\n"
+    write_control(str(guarded / "policy"), rule.encode())
+    write_control(str(trusted.controls / "policy"), rule.encode())
+    write_control(str(trusted.controls / "tools"), f"{trusted.name}.guarded\n".encode())
     own = f"/ctx/agent/{agent.name}"
     script = (
-        "mkdir /ctx/agent/evil$$.d || exit 1\n"
-        f"printf 'user_u:agent_r:evil_t:s0\\n' > /ctx/agent/evil$$.d/label\n"
-        f"printf '{other.name}.guarded\\n' > /ctx/agent/evil$$.d/tools\n"
-        f"printf 'allow evil_t tool:{other.name}.guarded execute\\n' > /ctx/agent/evil$$.d/policy\n"
-        f"CTX_AGENT=evil$$ /ctx/tool/{other.name}.guarded\n"
+        f"CTX_AGENT={trusted.name} /ctx/tool/{trusted.name}.guarded\n"
         "exec 2>/dev/null\n"
-        f"printf 'user_u:agent_r:evil_t:s0\\n' > {own}.d/label || echo label:refused\n"
-        f"printf 'allow evil_t tool:x execute\\n' > {own}.d/policy || echo policy:refused\n"
+        "mkdir /ctx/agent/evil$$.d || echo mkdir:refused\n"
+        f"printf 'user_u:agent_r:{trusted.type}:s0\\n' > {own}.d/label || echo label:refused\n"
+        f"printf '{rule.strip()}\\n' > {own}.d/policy || echo policy:refused\n"
         f"chmod 777 {own} || echo perm:refused\n"
     )
     text = _run(agent, script)
@@ -138,6 +138,7 @@ def test_a_self_made_agent_or_label_grants_nothing(world, tooled, make_agent) ->
     assert call[1]["errno"] == "EACCES"
     assert f"not declared in agent {agent.name}'s tools" in call[1]["message"]  # the real agent
     assert [line for line in text.splitlines() if not line.startswith("{")] == [
+        "mkdir:refused",
         "label:refused",
         "policy:refused",
         "perm:refused",

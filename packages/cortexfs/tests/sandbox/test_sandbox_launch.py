@@ -73,7 +73,7 @@ def test_hosted_cli_gets_exact_argv_identity_and_only_granted_view(world, make_a
         "/": "EROFS", "/run/cortexfs": "EROFS",
     }  # fmt: skip
     assert got["mounts"]["/ctx"].startswith("rw")
-    assert got["mounts"][f"/ctx/agent/{agent.name}.d"].startswith("ro")
+    assert got["mounts"]["/ctx/agent"].startswith("ro")
     assert got["interfaces"] == ["lo"]
     assert got["dns_port"] == "ECONNREFUSED"
 

@@ -70,9 +70,11 @@ class TurnRunner:
             launch = self.plan(turn.cwd)
             session = self._session(turn, launch)
             cwd = launch.mounts.cwd
+            # The sandbox binds the agent's state directory, so it must exist first.
+            ops = [fs_ops.mkdir(self.session_home)] if launch.mounts.ctx_writable else []
             if session:
-                ops = begin_ops(session, turn.id, cwd, turn.text, now())
-                fs_ops.run_as(launch.identity.uid, launch.identity.gid, ops)
+                ops += begin_ops(session, turn.id, cwd, turn.text, now())
+            fs_ops.run_as(launch.identity.uid, launch.identity.gid, ops)
         except CtxError as exc:
             turn.emit("error", errno=exc.errno_name, message=exc.message)
             turn.emit("done", status="error", exit_code=exc.exit_code)

@@ -24,9 +24,13 @@ class Resolved:
 
 
 def trusted_env(ctx_host: str, ref: AgentRef, uid: int) -> CtxEnv:
-    """CTX_* as the launcher defines them for this agent; .tshrc may reorder CTX_PATH
-    (inside the mount only: `trusted_tree` refuses anything else)."""
-    return ctx_env({"CTX_ROOT": ctx_host, "CTX_AGENT": ctx_host + ref.abi_path}, uid)
+    """CTX_* exactly as the launcher sets them inside the sandbox (where tsh and `which`
+    see the same CTX_PATH): the system tools, then the uid's. `.tshrc` is not read: the
+    agent's uid may write it, and a path it chose could name a file it made."""
+    home = f"{ctx_host}/home/{uid}"
+    environ = {"CTX_ROOT": ctx_host, "CTX_HOME": home, "CTX_PATH": f"{ctx_host}/tool:{home}/tool",
+               "CTX_AGENT": ctx_host + ref.abi_path}  # fmt: skip
+    return ctx_env(environ, uid)
 
 
 def resolve(env: CtxEnv, target: str) -> Resolved:
@@ -46,6 +50,12 @@ def authorise(env: CtxEnv, resolved: Resolved) -> dict[str, str]:
     """The driver to run once every check passed (Denied/Unavailable otherwise)."""
     authorize_call(env, resolved.host_path, resolved.header)
     return load_driver(f"{resolved.host_path}.d")
+
+
+def shown(ctx_host: str, message: str) -> str:
+    """A refusal as the sandbox would say it: paths under /ctx, not where the broker
+    has the mount (which the sandbox has no business knowing)."""
+    return message.replace(ctx_host.rstrip("/") + "/", CTX + "/")
 
 
 def driver_path(resolved: Resolved) -> str:

@@ -12,7 +12,7 @@ import socket
 import subprocess
 from typing import Any
 
-from cortexfs.broker.calls import authorise, driver_path, resolve, trusted_env
+from cortexfs.broker.calls import authorise, driver_path, resolve, shown, trusted_env
 from cortexfs.broker.protocol import reply
 from cortexfs.errors import EXIT_INTERNAL, EXIT_UNAVAILABLE, CtxError
 from cortexfs.events import EventWriter
@@ -125,8 +125,8 @@ def _bad_request(frame: dict[str, Any]) -> str | None:
     return None
 
 
-def _refused(writer: EventWriter, exc: CtxError) -> int:
-    writer.error(exc.errno_name, exc.message)
+def _refused(writer: EventWriter, exc: CtxError, ctx_host: str) -> int:
+    writer.error(exc.errno_name, shown(ctx_host, exc.message))
     writer.done(exc.exit_code)
     return exc.exit_code
 
@@ -140,13 +140,13 @@ def _decide_and_run(
     try:
         resolved = resolve(env, frame["object"])
     except CtxError as exc:
-        return _refused(writer, exc)
+        return _refused(writer, exc, ctx_host)
     header = resolved.header
     writer.start(resolved.shown, header.name, header.object_class.value)
     try:
         driver = authorise(env, resolved)
     except CtxError as exc:
-        return _refused(writer, exc)
+        return _refused(writer, exc, ctx_host)
     job = {"driver": driver, "where": driver_path(resolved), "args": frame.get("args", [])}
     try:
         proc = _spawn(job, stdin, identity, switch)

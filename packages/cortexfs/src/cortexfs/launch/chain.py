@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from cortexfs.launch.identity import Identity
 from cortexfs.launch.limits import Limits, prlimit_args
-from cortexfs.launch.mounts import CTX, SANDBOX_TMP, MountPlan
+from cortexfs.launch.mounts import CTX, SANDBOX_TMP, Bind, MountPlan
 from cortexfs.launch.network import NetworkPlan
 from cortexfs.launch.spec import AgentSpec
 
@@ -69,6 +69,15 @@ def sandbox_env(
     return [(k, v) for k, v in env if k not in defined] + list(spec.env)
 
 
+def _step(bind: Bind) -> list[str]:
+    if bind.kind == "mask":
+        return ["--perms", "0755", "--tmpfs", bind.target]
+    if bind.kind == "seal":
+        return ["--remount-ro", bind.target]
+    option = "--bind" if bind.writable else "--ro-bind"
+    return [option + ("-try" if bind.optional else ""), bind.source, bind.target]
+
+
 def _bwrap(
     tools: HostTools, view: SystemView, env: list[tuple[str, str]], network: NetworkPlan,
     mounts: MountPlan, limits: Limits,
@@ -88,7 +97,7 @@ def _bwrap(
     argv += ["--proc", "/proc", "--dev", "/dev"]
     argv += ["--perms", "1777", "--size", str(limits.tmp_bytes), "--tmpfs", SANDBOX_TMP]
     for bind in mounts.binds:
-        argv += ["--bind" if bind.writable else "--ro-bind", bind.source, bind.target]
+        argv += _step(bind)
     argv += ["--remount-ro", "/", "--chdir", mounts.cwd]
     return argv
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from cortexfs.errors import BadInput
 from cortexfs.launch.spec import AgentSpec
+from cortexfs.layout import HOME_CLASSES, ROOT_DIRS
 from cortexfs.names import name_problem
 from cortexfs.runner_cli import SANDBOX_BROKER
 
@@ -23,13 +24,23 @@ SANDBOX_TMP = "/tmp"  # noqa: S108 - the sandbox's own tmpfs, never the host's /
 # Options bubblewrap honours on every bind (nosuid, nodev) or by its nature (binds are
 # recursive); noexec it cannot apply, so such a row is refused rather than ignored.
 HONOURED_OPTIONS = frozenset({"bind", "rbind", "nosuid", "nodev"})
+# Where /ctx holds authority: objects, their controls and policy. Read-only inside the
+# sandbox whatever the agent's uid may do on the mount: a tool runs outside the sandbox
+# (through the broker), so a tool or model the agent could write would be its way out,
+# and a sibling agent of the same owner must not have its policy rewritten.
+AUTHORITY_DIRS = tuple(f"/{d}" for d in ROOT_DIRS if d not in ("home", "shared"))
 
 
 @dataclass(frozen=True)
 class Bind:
+    """One step of the sandbox's view, in order: a bind (`source` at `target`), a `mask`
+    (an empty directory over `target`) or a `seal` (remount `target` read-only)."""
+
     source: str
     target: str
     writable: bool
+    kind: str = "bind"
+    optional: bool = False  # a bind whose source does not exist is skipped
 
 
 @dataclass(frozen=True)
@@ -84,6 +95,38 @@ def _rows(
     return binds, notes
 
 
+def authority_binds(ctx_host: str, ref_name: str, uid: int) -> list[Bind]:
+    """The class directories read-only over /ctx, the uid's home classes too, then the
+    agent's own state directory (home/<uid>/agent/<a>/: sessions, data) writable again."""
+    home = f"/home/{uid}"
+    dirs = [*AUTHORITY_DIRS, *(f"{home}/{c}" for c in HOME_CLASSES)]
+    binds = [Bind(ctx_host + d, CTX + d, False) for d in dirs]
+    state = f"{home}/agent/{ref_name}"
+    binds.append(Bind(ctx_host + state, CTX + state, True))
+    return binds
+
+
+def shared_binds(spec: AgentSpec, ctx_host: str, ctx_writable: bool) -> list[Bind]:
+    """/ctx/shared shows only the spaces policy names: `shared:<s> read` (read-only) or
+    `write` (read-write when /ctx is). The rest are hidden under an empty directory that
+    is sealed read-only, so no space can be made there either. A granted space that does
+    not exist yet is left out until a later turn finds it."""
+    granted: dict[str, bool] = {}
+    for rule in spec.policy.rules:
+        if rule.subject != spec.subject or rule.object_class != "shared":
+            continue
+        if name_problem(rule.object_name) is None:
+            write = rule.permission == "write" and ctx_writable
+            granted[rule.object_name] = granted.get(rule.object_name, False) or write
+    shared = f"{CTX}/shared"
+    binds = [Bind("", shared, False, "mask")]
+    for name in sorted(granted):
+        binds.append(Bind(f"{ctx_host}/shared/{name}", f"{shared}/{name}", granted[name],
+                          optional=True))  # fmt: skip
+    binds.append(Bind("", shared, False, "seal"))
+    return binds
+
+
 def plan_mounts(
     spec: AgentSpec,
     ctx_host: str,
@@ -94,13 +137,15 @@ def plan_mounts(
     is_storage: Callable[[str], bool],
     cwd: str | None = None,
 ) -> MountPlan:
-    """Binds in the order bubblewrap applies them: runtime, /ctx, the agent's own object
-    (read-only over /ctx, so it cannot rewrite its policy or label), workspace, rows."""
+    """Binds in the order bubblewrap applies them: runtime, /ctx, its authority read-only
+    (so the agent cannot rewrite its own policy or label, nor any object), workspace, rows.
+    The agent's state directory must exist (the supervisor makes it before each turn)."""
     binds = [Bind(r, r, False) for r in runtime_roots if not _under(r, SYSTEM_RO)]
     binds.append(Bind(broker_host, SANDBOX_BROKER, False))
     binds.append(Bind(ctx_host, CTX, ctx_writable))
-    for own in (spec.ref.abi_path, spec.ref.controls):
-        binds.append(Bind(ctx_host + own, CTX + own, False))
+    if ctx_writable:
+        binds += authority_binds(ctx_host, spec.ref.name, spec.uid)
+    binds += shared_binds(spec, ctx_host, ctx_writable)
     notes: list[str] = []
     taken = {WORKSPACE} if workspace else set()
     if workspace:

@@ -1,0 +1,99 @@
+"""Inside a sandbox with a writable /ctx, nothing that carries authority is writable:
+objects and their controls (its own, a sibling's of the same owner, a tool or model it
+could then call through the broker, which runs it outside the sandbox), and shared
+spaces other than those its policy names."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import uuid
+
+
+def _shell(world, make_agent, *allow: str, extra: tuple[str, ...] = ()):
+    """An agent running /bin/sh (each turn's input is its script), the fakes at /opt/fake."""
+    agent = make_agent("mount:fake read", *allow, extra=("--mount", world.fake_row(), *extra))
+    agent.start("/bin/sh")
+    return agent
+
+
+def _out(agent, script: str) -> str:
+    events = agent.events(script)
+    assert events[-1]["type"] == "done", events
+    return "".join(e["text"] for e in events if e["type"] == "delta")
+
+
+def _as_agent_uid(world, *argv: str) -> None:
+    done = subprocess.run(
+        list(argv), capture_output=True, text=True, user=world.uid, group=world.gid,
+        extra_groups=[], check=False, timeout=30,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+
+
+def test_objects_cannot_be_made_or_changed_from_inside(world, make_agent) -> None:
+    agent = _shell(world, make_agent, "tool:pwn execute", extra=("--tool", "pwn"))
+    sibling = "b" + uuid.uuid4().hex[:10]  # owned (and run) by the agent's uid too
+    world.ok("agent", "new", sibling, "--label", "user_u:agent_r:sib_t:s0", uid=world.uid)
+    world.made.append(sibling)
+    sibling_policy = world.ctx / "agent" / f"{sibling}.d" / "policy"
+    before = sibling_policy.read_bytes()
+    _as_agent_uid(world, "mkdir", "-p", str(world.ctx / f"home/{world.uid}/agent/{sibling}/data"))
+    home = f"/ctx/home/{world.uid}"
+    header = f"#!{world.runtime.runner}\\n# cortexfs.object=tool\\n# cortexfs.name=pwn\\n"
+    driver = 'kind=exec\\ncommand=["/usr/bin/id"]\\n'
+    script = (
+        "exec 2>/dev/null\n"
+        f"mkdir {home}/tool/pwn.d || echo home-tool:refused\n"
+        f"mkdir {home}/model/pwn || echo home-model:refused\n"
+        f"mkdir {home}/agent/pwn.d || echo home-agent:refused\n"
+        "mkdir /ctx/agent/pwn.d || echo agent:refused\n"
+        f"echo 'allow sib_t network:default connect' > /ctx/agent/{sibling}.d/policy"
+        " || echo sibling-policy:refused\n"
+        f"echo x > {home}/agent/{sibling}/data/x || echo sibling-state:refused\n"
+        f"echo x > {home}/agent/{agent.name}/data/x && echo own-state:written\n"
+        # A file that looks like a tool, in a directory the uid may write, named first
+        # on the CTX_PATH its .tshrc sets: the broker uses the launcher's CTX_PATH only.
+        f"mkdir -p {home}/mine/pwn.d && printf '{header}' > {home}/mine/pwn\n"
+        f"printf '{driver}' > {home}/mine/pwn.d/driver\n"
+        f"printf 'allow {agent.type} tool:pwn execute\\n' > {home}/mine/pwn.d/policy\n"
+        f"echo 'CTX_PATH=/ctx/home/{world.uid}/mine:/ctx/tool' > {home}/.tshrc && echo tshrc\n"
+        f"{world.runtime.runner} pwn\n"
+        f"{world.runtime.runner} {home}/mine/pwn\n"
+    )
+    lines = _out(agent, script).splitlines()
+    assert lines[:8] == [
+        "home-tool:refused", "home-model:refused", "home-agent:refused", "agent:refused",
+        "sibling-policy:refused", "sibling-state:refused", "own-state:written", "tshrc",
+    ]  # fmt: skip
+    assert [json.loads(line) for line in lines[8:]] == [
+        {"errno": "ENOENT", "message": "pwn: not found on CTX_PATH", "type": "error"},
+        {"exit_code": 69, "status": "error", "type": "done"},
+        {"class": "tool", "name": "pwn", "object": f"{home}/mine/pwn", "type": "start"},
+        {"errno": "EACCES", "message": f"{home}/mine/pwn: not on CTX_PATH", "type": "error"},
+        {"exit_code": 13, "status": "error", "type": "done"},
+    ]
+    assert sibling_policy.read_bytes() == before
+    assert not (world.ctx / f"home/{world.uid}/tool/pwn").exists()
+    own = world.ctx / f"home/{world.uid}/agent/{agent.name}/data/x"
+    assert own.read_text() == "x\n"
+
+
+def test_shared_spaces_are_exactly_the_granted_ones(world, make_agent) -> None:
+    tag = uuid.uuid4().hex[:8]
+    read, write, other, later = (f"{k}{tag}" for k in ("r", "w", "o", "l"))
+    for name in (read, write, other):
+        _as_agent_uid(world, "mkdir", str(world.ctx / "shared" / name))
+    grants = (f"shared:{read} read", f"shared:{write} write", f"shared:{later} write")
+    agent = _shell(world, make_agent, *grants)
+    probe = ["/ctx/shared", *(f"/ctx/shared/{n}" for n in (read, write, other, later))]
+    script = "/opt/fake/fake-cli report " + " ".join(probe) + "\n"
+    got = json.loads(_out(agent, script))
+    assert got["visible"] == dict(zip(probe, [True, True, True, False, False], strict=True))
+    assert got["writable"] == {
+        "/ctx/shared": "EROFS", f"/ctx/shared/{read}": "EROFS", f"/ctx/shared/{write}": "ok",
+    }  # fmt: skip
+    assert sorted(got["listing"]["/ctx/shared"]) == sorted([read, write])
+    _as_agent_uid(world, "mkdir", str(world.ctx / "shared" / later))
+    again = json.loads(_out(agent, script))  # the next turn finds the space made since
+    assert again["writable"][f"/ctx/shared/{later}"] == "ok"
