@@ -35,7 +35,7 @@ def _mount(base: Path) -> tuple[Path, Path, subprocess.Popen[bytes]]:
     root.mkdir()
     runner = Path(sys.executable).parent / "cortexfs-mount"
     proc = subprocess.Popen(
-        [str(runner), "--source", str(storage), str(root), "--foreground"],
+        [str(runner), "--source", str(storage), "--init", str(root), "--foreground"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from world_runtime import build_runtime, world_python
 
 BIN = Path(sys.executable).parent
 MOUNT_TIMEOUT = 15.0
@@ -31,6 +32,8 @@ def fuse_unavailable_reason() -> str | None:
         return "fusermount3 is not installed (apt-get install fuse3)"
     if os.geteuid() != 0:
         return "mount tests switch uids and need root"
+    if world_python() is None:
+        return "no Python 3.11+ that every uid can run (apt-get install python3)"
     try:
         import mfusepy  # noqa: F401
     except (ImportError, OSError) as exc:
@@ -67,12 +70,26 @@ class Mount:
         return env
 
 
-def start_mount(base: Path) -> Mount:
+def world_runner(base: Path) -> str:
+    """The runner objects name: a world-readable copy under `base`, so other uids can
+    execute objects whatever the checkout's location and permissions."""
+    runtime = base / "runtime"
+    if not runtime.exists():
+        python = world_python()
+        assert python is not None
+        build_runtime(runtime, python)
+    return str(runtime / "bin" / "cortexfs-object-runner")
+
+
+def start_mount(base: Path, *extra: str) -> Mount:
     storage, root, log = base / "storage", base / "ctx", base / "mount.log"
     root.mkdir(parents=True, exist_ok=True)
+    argv = [str(BIN / "cortexfs-mount"), "--source", str(storage), "--runner", world_runner(base)]
+    if not storage.exists():
+        argv.append("--init")
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [str(BIN / "cortexfs-mount"), "--source", str(storage), str(root), "--foreground"],
+            [*argv, *extra, str(root), "--foreground"],
             stdout=out,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,

@@ -27,8 +27,8 @@ def tree_version(storage: str) -> int | None:
 
 
 def bootstrap(storage: str, runner: str) -> bool:
-    """Ensure `storage` holds a CortexFS tree; True when it was created now."""
-    os.makedirs(storage, mode=0o700, exist_ok=True)
+    """Ensure the existing directory `storage` holds a CortexFS tree; True when it was
+    created now."""
     version = tree_version(storage)
     if version is not None:
         if version > TREE_VERSION:

@@ -5,6 +5,7 @@ ctx is a thin client: everything it knows comes from the mounted tree, nothing f
 
 from __future__ import annotations
 
+import errno
 import os
 
 from cortexfs.ctl_write import os_error, write_control
@@ -106,26 +107,24 @@ def validate_name(name: str) -> list[str]:
     return []
 
 
-def _unescape_mountinfo(field: str) -> str:
-    """mountinfo writes space, tab, newline and backslash as octal escapes (\\040...)."""
-    for code in ("040", "011", "012", "134"):
-        field = field.replace("\\" + code, chr(int(code, 8)))
-    return field
+def mount_problem(root: str) -> str | None:
+    """Why `root` is not a live CortexFS mount, or None when it is one."""
+    from cortexfs.launch.mountcheck import FSTYPE, mount_fstype
 
-
-def _is_fuse_mount(root: str) -> bool:
-    real = os.path.realpath(root)
+    fstype = mount_fstype(root)
     try:
-        with open("/proc/self/mountinfo", encoding="utf-8") as handle:
-            for line in handle:
-                fields = line.split()
-                sep = fields.index("-")
-                mountpoint = _unescape_mountinfo(fields[4])
-                if mountpoint == real and fields[sep + 1].startswith("fuse"):
-                    return True
-    except (OSError, ValueError, IndexError):
-        return False
-    return False
+        os.stat(root)
+    except OSError as exc:
+        if exc.errno == errno.ENOTCONN:
+            return (
+                f"{root} is a dead FUSE mount (its daemon exited): "
+                f"run fusermount3 -u {root}, then mount it again"
+            )
+    if fstype is None:
+        return f"{root} is not a FUSE mount"
+    if fstype != FSTYPE:
+        return f"{root} is a {fstype} mount, not {FSTYPE}"
+    return None
 
 
 def doctor(env: CtxEnv) -> tuple[list[str], bool]:
@@ -135,7 +134,7 @@ def doctor(env: CtxEnv) -> tuple[list[str], bool]:
     def check(name: str, problem: str | None) -> None:
         checks.append((name, problem))
 
-    check("fuse-mount", None if _is_fuse_mount(env.root) else f"{env.root} is not a FUSE mount")
+    check("fuse-mount", mount_problem(env.root))
     for name, probe in (("status", status), ("root-abi", abi)):
         try:
             probe(env)
