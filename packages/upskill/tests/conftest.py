@@ -8,6 +8,15 @@ from pathlib import Path
 import pytest
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "black_box: the test's `cli` spawns the real console script per call (signals, "
+        "fault injection's SIGKILL, locks across processes, start-up) instead of running "
+        "in process",
+    )
+
+
 @pytest.fixture(scope="session")
 def markdownlint() -> Callable[[Iterable[Path]], list[str]]:
     """The one markdownlint configuration generated Markdown must pass (format §7.4).

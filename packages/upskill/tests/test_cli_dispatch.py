@@ -83,7 +83,7 @@ def test_entry_reports_a_closed_stdout_quietly_with_cpythons_code(unbuffered: st
 
 
 def _raising(exc: BaseException) -> object:
-    def run(args: object, console: object) -> int:
+    def run(args: object, console: object, world: object) -> int:
         raise exc
 
     return run

@@ -42,6 +42,15 @@ class UpskillError(Exception):
     def __str__(self) -> str:
         return self.message if self.where is None else f"{self.where}: {self.message}"
 
+    def shown_from(self, base: Path) -> str:
+        """`str(self)` with the path relative to `base` when it is inside it: an author
+        command reports files as named from the run's working directory."""
+        if self.path is None or not self.path.is_relative_to(base):
+            return str(self)
+        where = self.path.relative_to(base).as_posix()
+        where = where if self.line is None else f"{where}:{self.line}"
+        return f"{where}: {self.message}"
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({str(self)!r})"
 

@@ -93,6 +93,7 @@ def test_remove_rules(cli, h, project, registry):
     assert {i["name"] for i in lock_of(project)["items"]} == {"review", "reviewer"}
 
 
+@pytest.mark.black_box  # stdin is a real pipe, not a terminal
 def test_remove_source_non_tty_skips_prompt(cli, project, registry):
     cli.ok("add", str(registry), cwd=project)
     out = cli.ok("remove", "--source", f"local:{registry}", cwd=project, input="n\n")

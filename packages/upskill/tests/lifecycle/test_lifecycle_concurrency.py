@@ -7,6 +7,8 @@ import json
 import os
 import subprocess
 
+import pytest
+
 from upskill.lifecycle.scopelock import ScopeBusy, ScopeLock
 
 
@@ -40,6 +42,7 @@ def test_two_concurrent_adds_serialise(cli, h, project, tmp_path):
     assert cli.run("doctor", cwd=project).returncode == 0
 
 
+@pytest.mark.black_box  # the lock is held by another process than the run's
 def test_held_lock_fails_cleanly_and_writes_nothing(cli, h, project, registry):
     lock_path = project / ".upskill" / ".lock"
     lock_path.parent.mkdir()

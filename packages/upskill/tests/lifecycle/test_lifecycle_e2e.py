@@ -7,6 +7,7 @@ import json
 import pytest
 
 
+@pytest.mark.black_box  # the done walk runs the real console script, call by call
 @pytest.mark.parametrize("scope", ["project", "global"])
 def test_add_edit_update_doctor_force_remove(scope, cli, h, make_git_source, tmp_path):
     src = make_git_source("acme/skills")

@@ -2,10 +2,19 @@
 
 A plain module on pytest's `pythonpath` (conftest files cannot be imported under importlib
 mode): the `conftest.py` of each test directory that runs the real CLI re-exports these
-fixtures (`lifecycle/`, `hostile/`)."""
+fixtures (`lifecycle/`, `hostile/`).
+
+`cli` runs each command in process, through `upskill.cli.main` with the run's own
+`World` (cwd, HOME, environment) and streams: the code path of the console script
+without the cost of starting an interpreter per call. A test that needs a real
+process (fault injection's SIGKILL, locks held across processes, signals, start-up)
+is marked `black_box`, and its `cli` then spawns the console script instead; the
+`black_box` fixture does the same unconditionally, and so does any call that arms
+`UPSKILL_FAULT_AFTER_WRITES` (its SIGKILL needs a process of its own)."""
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import subprocess
@@ -94,23 +103,51 @@ def make_git_source(tmp_path: Path):  # type: ignore[no-untyped-def]
     return make
 
 
+FAULT_ENV = "UPSKILL_FAULT_AFTER_WRITES"
+
+
+@dataclass(frozen=True)
+class Ran:
+    """What a run left: the shape of `subprocess.CompletedProcess` the tests read."""
+
+    args: list[str]
+    returncode: int
+    stdout: str
+    stderr: str
+
+
 @dataclass
 class Cli:
     home: Path
     env: dict[str, str]
+    black_box: bool = False  # spawn the console script per call instead of running in process
 
     def run(
         self, *args: str, cwd: Path, input: str | None = None, extra: dict[str, str] | None = None
-    ) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [UPSKILL, *args],
-            cwd=cwd,
-            env={**self.env, **(extra or {})},
-            input=input if input is not None else "",
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
+    ) -> Ran:
+        env = {**self.env, **(extra or {})}
+        # The fault seam SIGKILLs the process it runs in: in process, that would be pytest.
+        if self.black_box or FAULT_ENV in env:
+            done = subprocess.run(
+                [UPSKILL, *args],
+                cwd=cwd,
+                env=env,
+                input=input if input is not None else "",
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+            return Ran(done.args, done.returncode, done.stdout, done.stderr)
+        return self._in_process(list(args), cwd, env, input)
+
+    def _in_process(self, args: list[str], cwd: Path, env: dict[str, str], text: str | None) -> Ran:
+        from upskill.cli import main
+        from upskill.world import World
+
+        out, err = io.StringIO(), io.StringIO()
+        world = World(cwd, Path(env["HOME"]), env)
+        code = main(args, world=world, stdin=io.StringIO(text or ""), stdout=out, stderr=err)
+        return Ran([UPSKILL, *args], code, out.getvalue(), err.getvalue())
 
     def journal(self, root: Path) -> Path:
         """Where a run in `root` keeps its journal (in this HOME's state directory)."""
@@ -119,16 +156,27 @@ class Cli:
 
         return journal_home(World(root, self.home, self.env), root) / "journal.json"
 
-    def ok(self, *args: str, cwd: Path, **kw: object) -> subprocess.CompletedProcess[str]:
+    def ok(self, *args: str, cwd: Path, **kw: object) -> Ran:
         out = self.run(*args, cwd=cwd, **kw)  # type: ignore[arg-type]
         assert out.returncode == 0, f"upskill {' '.join(args)} -> {out.returncode}\n{out.stderr}"
         return out
 
 
 @pytest.fixture
-def cli(tmp_path: Path) -> Iterator[Cli]:
+def cli(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Cli]:
+    """The CLI in a fresh HOME: in process, or the console script for a `black_box` test."""
+    yield _cli(tmp_path, black_box=request.node.get_closest_marker("black_box") is not None)
+
+
+@pytest.fixture
+def black_box(tmp_path: Path) -> Iterator[Cli]:
+    """The CLI as the real console script, one process per call."""
+    yield _cli(tmp_path, black_box=True)
+
+
+def _cli(tmp_path: Path, *, black_box: bool) -> Cli:
     home = tmp_path / "home"
-    home.mkdir()
+    home.mkdir(exist_ok=True)
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": str(home),
@@ -140,7 +188,7 @@ def cli(tmp_path: Path) -> Iterator[Cli]:
         "LC_ALL": "C.UTF-8",
         **GIT_ENV,
     }
-    yield Cli(home, env)
+    return Cli(home, env, black_box)
 
 
 @pytest.fixture

@@ -111,15 +111,19 @@ def _skill_name(path: Path) -> str:
 
 
 def plan_scaffold(cwd: Path, kind: str, name: str) -> Scaffold:
-    """Decide where the entrypoint goes, refusing overwrites and diverging co-location."""
+    """Decide where the entrypoint goes, refusing overwrites and diverging co-location.
+
+    Errors name the files relative to `cwd`, as the user named the item."""
     entry_kind = parse_kind(kind)
     validate_name(name, kind)
     directory = cwd / name
     path = directory / entry_kind.entrypoint
     if directory.exists() and not directory.is_dir():
-        raise UpskillError(f"{name} exists and is not a directory", path=directory)
+        raise UpskillError(f"{name} exists and is not a directory", path=name)
     if path.exists() or path.is_symlink():
-        raise UpskillError("already exists; refusing to overwrite", path=path)
+        raise UpskillError(
+            "already exists; refusing to overwrite", path=Path(name, entry_kind.entrypoint)
+        )
     skill = directory / Kind.SKILL.entrypoint
     if entry_kind is not Kind.SKILL and skill.is_file():
         existing = _skill_name(skill)
@@ -127,7 +131,7 @@ def plan_scaffold(cwd: Path, kind: str, name: str) -> Scaffold:
             raise UpskillError(
                 f"existing skill is named {existing!r}, not {name!r}; "
                 "co-location needs the skill's name to match the directory",
-                path=skill,
+                path=Path(name, Kind.SKILL.entrypoint),
             )
     data = render_scaffold(kind, name).encode("utf-8")
     return Scaffold(kind=kind, name=name, path=path, data=data)

@@ -66,21 +66,25 @@ def _walk(root: Path) -> list[Target]:
     return sorted(found, key=lambda target: target.path.as_posix())
 
 
-def discover_targets(paths: Sequence[Path]) -> list[Target]:
-    """Expand command-line paths into SSOT files, in a stable order, without duplicates."""
+def discover_targets(paths: Sequence[Path], cwd: Path = Path()) -> list[Target]:
+    """Expand command-line paths into SSOT files, in a stable order, without duplicates.
+
+    A relative path is read against `cwd` (the run's working directory, not the
+    process's) and named as given in errors; the targets' paths include `cwd`."""
     targets: list[Target] = []
     for path in paths:
-        if path.is_file():
-            kind = kind_of(path)
+        full = cwd / path
+        if full.is_file():
+            kind = kind_of(full)
             if kind is None:
                 raise UsageError(
                     "not an SSOT file (expected RULE.md, SKILL.md, AGENT.md, "
                     "a <KIND>.<client>.md override or *.bundle.yaml)",
                     path=path,
                 )
-            targets.append(Target(path, kind, explicit=True))
-        elif path.is_dir():
-            targets.extend(_walk(path))
+            targets.append(Target(full, kind, explicit=True))
+        elif full.is_dir():
+            targets.extend(_walk(full))
         else:
             raise UsageError("no such file or directory", path=path)
     seen: set[Path] = set()
@@ -93,20 +97,22 @@ def discover_targets(paths: Sequence[Path]) -> list[Target]:
     return unique
 
 
-def ensure_source_registry(roots: Sequence[Path]) -> None:
-    """Refuse to run an author command where a consumer lockfile sits at the root."""
+def ensure_source_registry(roots: Sequence[Path], cwd: Path = Path()) -> None:
+    """Refuse to run an author command where a consumer lockfile sits at the root
+    (relative roots are read against `cwd`, and named as given)."""
     for root in roots:
-        directory = root if root.is_dir() else root.parent
+        directory = root if (cwd / root).is_dir() else root.parent
         lockfile = directory / LOCKFILE
-        if lockfile.exists():
+        if (cwd / lockfile).exists():
             raise UsageError(
                 f"{lockfile} marks a consumer project; author commands "
                 "(new, lint, fmt) run in a source registry"
             )
 
 
-def command_targets(paths: Sequence[Path]) -> list[Target]:
-    """The targets of a `lint`/`fmt` invocation: paths (default `.`), guarded, discovered."""
+def command_targets(paths: Sequence[Path], cwd: Path) -> list[Target]:
+    """The targets of a `lint`/`fmt` invocation: paths (default `.`) read against the run's
+    working directory `cwd`, guarded, discovered."""
     roots = list(paths) or [Path()]
-    ensure_source_registry(roots)
-    return discover_targets(roots)
+    ensure_source_registry(roots, cwd)
+    return discover_targets(roots, cwd)

@@ -22,24 +22,41 @@ from upskill import __version__, exitcodes
 # checker imports it here.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import NoReturn
+    from typing import NoReturn, TextIO
+
+    from upskill.world import World
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(
+    argv: list[str] | None = None,
+    *,
+    world: World | None = None,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """Run `upskill <argv>` and return its exit code (`argv` None: the process's own).
+
+    The keyword arguments are the run's seams, passed on to `dispatch`: where it
+    happens (`world`: cwd, HOME, environment) and its streams; each defaults to the
+    process's own. Tests run commands in process through here, as the console script
+    does, without changing directory or the process environment.
+    """
     args_list = sys.argv[1:] if argv is None else argv
     if argv is None and "_ARGCOMPLETE" in os.environ:  # a shell asks what TAB completes
         from upskill.cli.dispatch import complete
 
         return complete()
+    out, err = stdout or sys.stdout, stderr or sys.stderr
     if args_list in (["--version"], ["-V"]):
-        sys.stdout.write(f"upskill {__version__}\n")
+        out.write(f"upskill {__version__}\n")
         return exitcodes.OK
     from upskill.cli.dispatch import dispatch
 
     try:
-        return dispatch(args_list)
+        return dispatch(args_list, world=world, stdin=stdin, stdout=out, stderr=err)
     except KeyboardInterrupt:
-        sys.stderr.write("upskill: interrupted\n")
+        err.write("upskill: interrupted\n")
         return exitcodes.INTERRUPTED
 
 

@@ -20,7 +20,10 @@ line never reach the terminal. The console's own colour is added after that.
 from __future__ import annotations
 
 import os
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 # Every code point a terminal may act on: C0 but newline and tab, DEL, C1.
 _ESCAPED = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0)) if c not in (9, 10)}
@@ -38,19 +41,37 @@ def printable(text: str) -> str:
 
 
 class Console:
-    def __init__(self, out: TextIO, err: TextIO, quiet: bool = False, color: bool = False) -> None:
+    def __init__(
+        self,
+        out: TextIO,
+        err: TextIO,
+        quiet: bool = False,
+        color: bool = False,
+        answers: TextIO | None = None,
+    ) -> None:
         self.out = out
         self.err = err
         self.quiet = quiet
         self.color = color
+        self.answers = answers  # where `ask` reads its reply (the run's stdin); None: no one
         self._live = False  # a progress line is on screen and must be cleared first
         self._drawn = 0.0  # when `count` last redrew its line (monotonic seconds)
 
     @classmethod
-    def create(cls, out: TextIO, err: TextIO, *, quiet: bool, no_color: bool) -> Console:
+    def create(
+        cls,
+        out: TextIO,
+        err: TextIO,
+        *,
+        quiet: bool,
+        no_color: bool,
+        env: Mapping[str, str] | None = None,
+        answers: TextIO | None = None,
+    ) -> Console:
+        """`env`: the run's environment, for NO_COLOR (default: the process's)."""
         tty = err.isatty()
-        color = tty and not no_color and "NO_COLOR" not in os.environ
-        return cls(out, err, quiet, color)
+        color = tty and not no_color and "NO_COLOR" not in (os.environ if env is None else env)
+        return cls(out, err, quiet, color, answers)
 
     @property
     def tty(self) -> bool:
@@ -101,11 +122,18 @@ class Console:
         self.done()
         self.err.write(self._paint("warning: ", "33") + printable(message) + "\n")
 
-    def ask(self, question: str) -> None:
-        """A prompt on stderr, left open for the answer."""
+    @property
+    def interactive(self) -> bool:
+        """Someone can answer a question: both the answers and the prompts are a terminal."""
+        return self.answers is not None and self.answers.isatty() and self.err.isatty()
+
+    def ask(self, question: str) -> str:
+        """A prompt on stderr, left open; the reply is the next line of input, stripped
+        ("" when no one can answer)."""
         self.done()
         self.err.write(printable(question))
         self.err.flush()
+        return "" if self.answers is None else self.answers.readline().strip()
 
     def error(self, message: str) -> None:
         """The one shape of an error line, `upskill: error: <message>`, even under -q."""

@@ -14,26 +14,40 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from upskill import exitcodes
 from upskill.cli.console import Console
-from upskill.cli.parser import UsageExit, build_parser, load_command, selected_command
+from upskill.cli.parser import ParserExit, build_parser, load_command, selected_command
 from upskill.commands import COMMANDS
 
 if TYPE_CHECKING:
-    import argparse
+    from collections.abc import Mapping
+
+    from upskill.world import World
 
 DEBUG_ENV = "UPSKILL_DEBUG"
 
 
-def dispatch(argv: list[str]) -> int:
+def dispatch(
+    argv: list[str],
+    *,
+    world: World | None = None,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
     """Run one command line; every outcome is an exit code, never an exception.
+
+    `world` is where the run happens (cwd, HOME, environment) and the streams are
+    what it reads and prints; each defaults to the process's own. Nothing else of
+    the process is read, so a test or an embedder runs a command in process, with
+    its own directory and environment, exactly as the console script would.
 
     KeyboardInterrupt (the caller reports it) and BrokenPipeError (the reader
     left; `entry` exits with CPython's own code) pass through.
     """
-    boundary = _Boundary()
+    boundary = _Boundary(world, stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr)
     try:
         return boundary.run(argv)
     except BrokenPipeError:
@@ -50,34 +64,47 @@ def dispatch(argv: list[str]) -> int:
             # named by the file, not a bug in upskill.
             boundary.console.error(f"{exc.filename}: {exc.strerror}")
             return exitcodes.ERROR
-        return _internal_error(boundary.console, exc)
+        return _internal_error(boundary.console, exc, boundary.env)
 
 
 class _Boundary:
-    """Holds the console once the flags that shape it (-q, --no-color) are parsed."""
+    """Holds the console once the flags that shape it (-q, --no-color) are parsed.
 
-    def __init__(self) -> None:
-        self.console = Console.create(sys.stdout, sys.stderr, quiet=False, no_color=False)
+    The world is built only when a command runs: `--help` and usage errors need
+    nothing but the environment (for NO_COLOR)."""
+
+    def __init__(self, world: World | None, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> None:
+        self.world = world
+        self.env: Mapping[str, str] = os.environ if world is None else world.env
+        self.streams = (stdin, stdout, stderr)
+        self.console = self._console(quiet=False, no_color=False)
 
     def run(self, argv: list[str]) -> int:
-        parser = build_parser(selected_command(argv))
+        parser = build_parser(selected_command(argv), streams=self.streams[1:])
         try:
             args = parser.parse_args(argv)
-        except UsageExit:
-            return exitcodes.USAGE
+        except ParserExit as done:
+            return done.status
         if args.command is None:
             parser.print_help()
             return exitcodes.OK
-        self.console = _console_for(args)
-        return load_command(COMMANDS[args.command][0]).run(args, self.console)
+        self.console = self._console(quiet=args.quiet, no_color=args.no_color)
+        command = load_command(COMMANDS[args.command][0])
+        if self.world is None:
+            from upskill.world import World
+
+            self.world = World.current()
+        return command.run(args, self.console, self.world)
+
+    def _console(self, *, quiet: bool, no_color: bool) -> Console:
+        stdin, stdout, stderr = self.streams
+        return Console.create(
+            stdout, stderr, quiet=quiet, no_color=no_color, env=self.env, answers=stdin
+        )
 
 
-def _console_for(args: argparse.Namespace) -> Console:
-    return Console.create(sys.stdout, sys.stderr, quiet=args.quiet, no_color=args.no_color)
-
-
-def _internal_error(console: Console, exc: Exception) -> int:
-    debug = os.environ.get(DEBUG_ENV, "") not in ("", "0")
+def _internal_error(console: Console, exc: Exception, env: Mapping[str, str]) -> int:
+    debug = env.get(DEBUG_ENV, "") not in ("", "0")
     if debug:
         import traceback
 
@@ -93,8 +120,6 @@ def complete() -> int:
     command's options included; argcomplete writes the answer to the descriptor the shell
     hook opened and exits the process itself."""
     import argcomplete
-
-    from upskill.cli.parser import build_parser
 
     argcomplete.autocomplete(build_parser(None, every=True), always_complete_options="long")
     return 0  # not a completion request after all (argcomplete returned)

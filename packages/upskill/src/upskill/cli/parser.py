@@ -3,6 +3,11 @@
 Only the selected command's module is imported (to declare its arguments), so
 a command's heavy dependencies never load for another command, and `--help`
 loads none of them.
+
+The parser writes help and usage errors to the run's own streams, never to
+`sys.stdout`/`sys.stderr` directly, and never exits the process: `--help`
+and usage errors end in `ParserExit`, whose status the dispatcher returns. So
+a run in process (tests, embedders) behaves as the console script does.
 """
 
 from __future__ import annotations
@@ -10,19 +15,21 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING, NoReturn, Protocol, TextIO, cast
 
 from upskill import __version__
 from upskill.commands import COMMANDS
+from upskill.exitcodes import USAGE
 
 if TYPE_CHECKING:
     from upskill.cli.console import Console
+    from upskill.world import World
 
 
 class CommandModule(Protocol):
     def configure(self, parser: argparse.ArgumentParser) -> None: ...
 
-    def run(self, args: argparse.Namespace, console: Console) -> int: ...
+    def run(self, args: argparse.Namespace, console: Console, world: World) -> int: ...
 
 
 def load_command(module: str) -> CommandModule:
@@ -30,15 +37,41 @@ def load_command(module: str) -> CommandModule:
     return cast(CommandModule, importlib.import_module(f"upskill.commands.{module}"))
 
 
-class UsageExit(Exception):
-    """argparse wants to exit with a usage error; the dispatcher owns the exit code."""
+class ParserExit(Exception):
+    """argparse is done (`--help`, a usage error): the dispatcher returns `status`."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
+    """An ArgumentParser bound to one run's stdout and stderr."""
+
+    def __init__(self, *args: object, streams: tuple[TextIO, TextIO], **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.out, self.err = streams
+
+    def _print_message(self, message: str, file: object = None) -> None:
+        # argparse names `sys.stdout` (help, version) or `sys.stderr` (usage, errors).
+        if message:
+            (self.err if file is sys.stderr else self.out).write(message)
+
+    def print_usage(self, file: object = None) -> None:
+        self._print_message(self.format_usage(), file)
+
+    def print_help(self, file: object = None) -> None:
+        self._print_message(self.format_help(), file)
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        if message:
+            self.err.write(message)
+        raise ParserExit(status)
+
+    def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
-        sys.stderr.write(f"{self.prog}: error: {message}\n")
-        raise UsageExit
+        self.err.write(f"{self.prog}: error: {message}\n")
+        raise ParserExit(USAGE)
 
 
 def _global_flags(parser: argparse.ArgumentParser, *, default: object = None) -> None:
@@ -51,18 +84,23 @@ def _global_flags(parser: argparse.ArgumentParser, *, default: object = None) ->
     )
 
 
-def build_parser(selected: str | None, *, every: bool = False) -> argparse.ArgumentParser:
+def build_parser(
+    selected: str | None, *, every: bool = False, streams: tuple[TextIO, TextIO] | None = None
+) -> argparse.ArgumentParser:
     """Build the parser; only the selected command's module is imported (`every`: all of
-    them, for shell completion, which must know every command's options)."""
+    them, for shell completion, which must know every command's options). `streams`: where
+    help and usage errors go (default: the process's stdout and stderr)."""
+    streams = streams or (sys.stdout, sys.stderr)
     parser = _Parser(
         prog="upskill",
         description="Author rules, skills and agents once; install them into every AI client.",
+        streams=streams,
     )
     parser.add_argument("-V", "--version", action="version", version=f"upskill {__version__}")
     _global_flags(parser, default=False)
     sub = parser.add_subparsers(dest="command", metavar="<command>", parser_class=_Parser)
     for name, (module, summary) in COMMANDS.items():
-        child = sub.add_parser(name, help=summary, description=summary)
+        child = sub.add_parser(name, help=summary, description=summary, streams=streams)
         _global_flags(child, default=argparse.SUPPRESS)
         if every or name == selected:
             load_command(module).configure(child)

@@ -10,6 +10,7 @@ from upskill.cli.cliargs import client_flags, dry_run_flag, json_flag, scope_fla
 if TYPE_CHECKING:
     from upskill.cli.console import Console
     from upskill.lifecycle.engine import Outcome
+    from upskill.world import World
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -38,7 +39,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     dry_run_flag(parser)
 
 
-def run(args: argparse.Namespace, console: Console) -> int:
+def run(args: argparse.Namespace, console: Console, world: World) -> int:
     from upskill.cli.cliargs import chosen_clients
     from upskill.cli.runjson import committed_document, emit, run_document
     from upskill.cli.ui import report_dry_run, report_install, report_update
@@ -52,9 +53,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     from upskill.lifecycle.session import Session
     from upskill.sources.spec import parse_source
     from upskill.state.config import load_config
-    from upskill.world import World
 
-    world = World.current()
     scope = resolve_scope(world, project=args.project, global_=args.global_)
     if scope.kind is ScopeKind.GLOBAL and not args.global_:
         # Chosen because no repository encloses the cwd: said before anything is written.
@@ -111,7 +110,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         if args.json:
             return emit(console, run_document("add", plan(), scope=scope.kind.value, dry_run=True))
         return report_dry_run(console, plan())
-    with ScopeLock(scope.lock_path):
+    with ScopeLock(scope.lock_path, world.env):
         if session.recover():
             console.info("completed an interrupted run first")
         selection = select()

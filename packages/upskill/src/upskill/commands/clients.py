@@ -10,6 +10,7 @@ from upskill.cli.cliargs import json_flag, scope_flags
 
 if TYPE_CHECKING:
     from upskill.cli.console import Console
+    from upskill.world import World
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -17,15 +18,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     json_flag(parser)
 
 
-def run(args: argparse.Namespace, console: Console) -> int:
+def run(args: argparse.Namespace, console: Console, world: World) -> int:
     import json
 
     from upskill.cli.clientlist import clients_json, clients_text
     from upskill.lifecycle.detect import detect
     from upskill.lifecycle.scope import ScopeKind, resolve_scope
-    from upskill.world import World
 
-    world = World.current()
     scope = resolve_scope(world, project=args.project, global_=args.global_)
     home = scope.kind is ScopeKind.GLOBAL
     found = {d.client: d.reason for d in detect(scope.root, world.home, world.env, global_=home)}

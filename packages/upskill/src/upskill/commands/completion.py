@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from upskill.cli.console import Console
+    from upskill.world import World
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -16,7 +17,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.epilog = 'Load it with: eval "$(upskill completion bash)" (zsh, fish alike)'
 
 
-def run(args: argparse.Namespace, console: Console) -> int:
+def run(args: argparse.Namespace, console: Console, world: World) -> int:
     from upskill.cli.completion import shell_hook
 
     console.data(shell_hook(args.shell))

@@ -9,6 +9,7 @@ from upskill.cli.cliargs import scope_flags
 
 if TYPE_CHECKING:
     from upskill.cli.console import Console
+    from upskill.world import World
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -32,7 +33,7 @@ _TITLES = {
 }
 
 
-def run(args: argparse.Namespace, console: Console) -> int:
+def run(args: argparse.Namespace, console: Console, world: World) -> int:
     import json
 
     from upskill.lifecycle.doctor import Report, check, run_state
@@ -42,9 +43,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     from upskill.lifecycle.scope import ScopeKind, resolve_scope
     from upskill.lifecycle.selection import in_use
     from upskill.lifecycle.session import Session
-    from upskill.world import World
 
-    world = World.current()
     scope = resolve_scope(world, project=args.project, global_=args.global_)
     session = Session(world, scope)
     lock = session.read_lock()

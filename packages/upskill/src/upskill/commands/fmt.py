@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from upskill.cli.console import Console
+    from upskill.world import World
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -26,20 +27,20 @@ def _shown(path: Path, base: Path) -> str:
         return path.as_posix()
 
 
-def run(args: argparse.Namespace, console: Console) -> int:
+def run(args: argparse.Namespace, console: Console, world: World) -> int:
     from upskill.author.fmt import plan_fmt
     from upskill.author.targets import command_targets
     from upskill.fsio import replace_file
 
-    cwd = Path.cwd()
-    targets = command_targets(args.paths)
+    cwd = world.cwd
+    targets = command_targets(args.paths, cwd)
     failed = False
     changed = 0
     for outcome in plan_fmt(targets):
         shown = _shown(outcome.target.path, cwd)
         if outcome.error is not None:
             failed = True
-            console.error(str(outcome.error))  # one bad file does not stop the others
+            console.error(outcome.error.shown_from(cwd))  # one bad file does not stop the others
             continue
         if outcome.canonical is None:
             continue

@@ -12,6 +12,7 @@ from upskill.cli.cliargs import dry_run_flag, json_flag
 if TYPE_CHECKING:
     from upskill.cli.console import Console
     from upskill.importing.model import ImportPlan
+    from upskill.world import World
 
 DEFAULT_INTO = ".upskill/registry"
 
@@ -83,16 +84,14 @@ def _summary(plan: ImportPlan) -> str:
     return ", ".join(counts)
 
 
-def run(args: argparse.Namespace, console: Console) -> int:
+def run(args: argparse.Namespace, console: Console, world: World) -> int:
     from upskill.clientconf.places import places_for
     from upskill.clients import SELECTABLE_CLIENTS, parse_client
     from upskill.errors import UpskillError
     from upskill.importing.output import bundle_name
     from upskill.importing.plan import plan_import
     from upskill.importing.write import check_target, write_registry
-    from upskill.world import World
 
-    world = World.current()
     root = world.home if args.global_ else world.cwd
     chosen = tuple(dict.fromkeys(parse_client(c) for c in args.from_))
     clients = tuple(c for c in SELECTABLE_CLIENTS if c in chosen) if chosen else SELECTABLE_CLIENTS

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from upskill.cli.console import Console
+    from upskill.world import World
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -14,11 +15,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--clear", action="store_true", help="delete the cached index")
 
 
-def run(args: argparse.Namespace, console: Console) -> int:
+def run(args: argparse.Namespace, console: Console, world: World) -> int:
     from upskill.search import session
-    from upskill.world import World
 
-    world = World.current()
     store = session.open_store(world)
     try:
         if args.clear:

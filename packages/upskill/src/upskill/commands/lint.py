@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from upskill.cli.console import Console
+    from upskill.world import World
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -18,13 +19,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print a JSON report on stdout")
 
 
-def run(args: argparse.Namespace, console: Console) -> int:
+def run(args: argparse.Namespace, console: Console, world: World) -> int:
     from upskill.author.lint import lint_targets
     from upskill.author.lint.findings import render_json, render_text
     from upskill.author.targets import command_targets
 
-    cwd = Path.cwd()
-    targets = command_targets(args.paths)
+    cwd = world.cwd
+    targets = command_targets(args.paths, cwd)
     report = lint_targets(targets, strict=args.strict)
     if args.json:
         console.json(render_json(report, cwd, strict=args.strict))

@@ -9,6 +9,7 @@ from upskill.cli.cliargs import scope_flags
 
 if TYPE_CHECKING:
     from upskill.cli.console import Console
+    from upskill.world import World
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -16,15 +17,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="machine-readable output")
 
 
-def run(args: argparse.Namespace, console: Console) -> int:
+def run(args: argparse.Namespace, console: Console, world: World) -> int:
     import json
 
     from upskill.cli.listing import listing_json, listing_text
     from upskill.lifecycle.scope import resolve_scope
     from upskill.state.lockfile import read_lockfile
-    from upskill.world import World
 
-    world = World.current()
     scope = resolve_scope(world, project=args.project, global_=args.global_)
     lock = read_lockfile(scope.lockfile)
     if args.json:

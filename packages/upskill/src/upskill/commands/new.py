@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from upskill.cli.console import Console
+    from upskill.world import World
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -15,20 +16,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("name", help="item name: lowercase letters, digits, hyphens (max 64)")
 
 
-def run(args: argparse.Namespace, console: Console) -> int:
+def run(args: argparse.Namespace, console: Console, world: World) -> int:
     from upskill.author.scaffold import plan_scaffold
     from upskill.author.targets import ensure_source_registry
     from upskill.errors import UpskillError
     from upskill.fsio import create_exclusive
 
-    cwd = Path()
-    ensure_source_registry([cwd])
-    scaffold = plan_scaffold(cwd, args.kind, args.name)
+    ensure_source_registry([Path()], world.cwd)
+    scaffold = plan_scaffold(world.cwd, args.kind, args.name)
+    shown = scaffold.path.relative_to(world.cwd)  # as the user named it
     scaffold.path.parent.mkdir(exist_ok=True)
     try:
         create_exclusive(scaffold.path, scaffold.data)
     except FileExistsError:
-        raise UpskillError("already exists; refusing to overwrite", path=scaffold.path) from None
+        raise UpskillError("already exists; refusing to overwrite", path=shown) from None
     if not args.quiet:
-        console.data(f"created {scaffold.path.as_posix()}\n")
+        console.data(f"created {shown.as_posix()}\n")
     return 0

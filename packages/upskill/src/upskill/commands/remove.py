@@ -7,7 +7,6 @@ ancillary files are never touched.
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import TYPE_CHECKING
 
 from upskill.cli.cliargs import dry_run_flag, json_flag, scope_flags
@@ -16,6 +15,7 @@ if TYPE_CHECKING:
     from upskill.cli.console import Console
     from upskill.lifecycle.engine import Outcome
     from upskill.state.lockfile import Lockfile
+    from upskill.world import World
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -57,12 +57,11 @@ def _targets(lock: Lockfile, names: list[str], source: str | None) -> tuple[set[
 
 
 def _confirm(console: Console, count: int, label: str) -> bool:
-    console.ask(f"Remove {count} item{'s' if count != 1 else ''} installed from {label}? [y/N] ")
-    answer = sys.stdin.readline().strip().lower()
-    return answer in ("y", "yes")
+    question = f"Remove {count} item{'s' if count != 1 else ''} installed from {label}? [y/N] "
+    return console.ask(question).lower() in ("y", "yes")
 
 
-def run(args: argparse.Namespace, console: Console) -> int:
+def run(args: argparse.Namespace, console: Console, world: World) -> int:
     import dataclasses
 
     from upskill.cli.runjson import committed_document, emit, run_document
@@ -73,13 +72,11 @@ def run(args: argparse.Namespace, console: Console) -> int:
     from upskill.lifecycle.scope import resolve_scope
     from upskill.lifecycle.scopelock import ScopeLock
     from upskill.lifecycle.session import Session
-    from upskill.world import World
 
     if not args.names and not args.source:
         raise UsageError(
             "name the items to remove, or pass --source LABEL (a bare remove is refused)"
         )
-    world = World.current()
     scope = resolve_scope(world, project=args.project, global_=args.global_)
     session = Session(world, scope)
 
@@ -100,14 +97,13 @@ def run(args: argparse.Namespace, console: Console) -> int:
             return emit(console, document)
         return report_dry_run(console, plan()[0])
     session.read_lock()  # fail on a malformed lockfile before creating anything
-    with ScopeLock(scope.lock_path):
+    with ScopeLock(scope.lock_path, world.env):
         session.recover()
         outcome, bundles = plan()
-        interactive = sys.stdin.isatty() and sys.stderr.isatty()
         if (
             args.source
             and not args.yes
-            and interactive
+            and console.interactive
             and not _confirm(console, len(outcome.removed), args.source)
         ):
             console.info("aborted; nothing removed")

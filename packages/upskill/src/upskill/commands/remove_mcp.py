@@ -9,6 +9,7 @@ from upskill.cli.cliargs import json_flag, scope_flags
 
 if TYPE_CHECKING:
     from upskill.cli.console import Console
+    from upskill.world import World
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -17,7 +18,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     json_flag(parser)
 
 
-def run(args: argparse.Namespace, console: Console) -> int:
+def run(args: argparse.Namespace, console: Console, world: World) -> int:
     import dataclasses
 
     from upskill.clientconf.clientcli import SubprocessCli
@@ -30,13 +31,11 @@ def run(args: argparse.Namespace, console: Console) -> int:
     from upskill.mcp import records as conv
     from upskill.mcp.unregister import unregister
     from upskill.state.lockfile import serialise_lockfile
-    from upskill.world import World
 
-    world = World.current()
     scope = resolve_scope(world, project=args.project, global_=args.global_)
     session = Session(world, scope)
     session.read_lock()  # fail on a malformed lockfile before locking
-    with ScopeLock(scope.lock_path):
+    with ScopeLock(scope.lock_path, world.env):
         session.recover()  # finish a run that was killed before rewriting its lockfile
         lock = session.read_lock()
         mine = [m for m in lock.mcps if m.name == args.name]

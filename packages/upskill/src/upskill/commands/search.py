@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from upskill.cli.console import Console
+    from upskill.world import World
 
 KINDS = ("rule", "skill", "agent")
 
@@ -30,14 +31,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="machine-readable output")
 
 
-def run(args: argparse.Namespace, console: Console) -> int:
+def run(args: argparse.Namespace, console: Console, world: World) -> int:
     from upskill.errors import UpskillError
     from upskill.search import session
     from upskill.search.public import PublicSearchError, install_command, search_public
-    from upskill.world import World
 
     query = " ".join(args.query)
-    world = World.current()
     warnings: list[str] = []
     registries = session.registries(world, args.registry)
     store = session.open_store(world)

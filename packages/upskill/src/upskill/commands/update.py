@@ -33,12 +33,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     json_flag(parser)
 
 
-def run(args: argparse.Namespace, console: Console) -> int:
+def run(args: argparse.Namespace, console: Console, world: World) -> int:
     from upskill.cli.cliargs import chosen_clients
     from upskill.lifecycle.scope import resolve_scope
-    from upskill.world import World
 
-    world = World.current()
     scope = resolve_scope(world, project=args.project, global_=args.global_)
     flags = chosen_clients(args)
     bare = not (args.names or flags or args.force or args.dry_run or args.strict or args.json)
@@ -171,7 +169,7 @@ def _full(
         if args.json:
             return emit(console, run_document("update", planned[1], scope=where, dry_run=True))
         return report_dry_run(console, planned[1])
-    with ScopeLock(scope.lock_path):
+    with ScopeLock(scope.lock_path, world.env):
         if session.recover():
             console.info("completed an interrupted run first")
         planned = plan()

@@ -2,7 +2,9 @@
 
 Every mutation counts toward `UPSKILL_FAULT_AFTER_WRITES` (a documented test
 seam): after N mutations the process SIGKILLs itself, so tests can prove that
-the journal completes any interrupted run.
+the journal completes any interrupted run. The variable is read from the run's
+environment (`World.env`) when its session starts (`FAULTS.arm`), not from
+the process's at import, so a run in process sees only its own.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import errno
 import os
 import signal
 import stat
+from collections.abc import Mapping
 from pathlib import Path
 
 from upskill import fsio
@@ -27,7 +30,12 @@ class UnsafePath(UpskillError):
 
 class _FaultCounter:
     def __init__(self) -> None:
-        raw = os.environ.get(FAULT_ENV, "")
+        self.limit: int | None = None
+        self.count = 0
+
+    def arm(self, env: Mapping[str, str]) -> None:
+        """Start counting a run's mutations afresh, killing at `env`'s limit (if any)."""
+        raw = env.get(FAULT_ENV, "")
         self.limit = int(raw) if raw.isdigit() else None
         self.count = 0
 

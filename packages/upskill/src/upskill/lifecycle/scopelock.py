@@ -8,7 +8,7 @@ holds the lock, so concurrent runs serialise instead of clobbering each other.
 from __future__ import annotations
 
 import errno
-import os
+from collections.abc import Mapping
 from pathlib import Path
 
 from upskill.errors import UpskillError
@@ -26,18 +26,25 @@ class ScopeBusy(UpskillError):
     """Another upskill process holds the scope lock."""
 
 
-def _timeout_from_env() -> float:
+def _timeout_from_env(env: Mapping[str, str]) -> float:
     try:
-        return float(os.environ.get(LOCK_TIMEOUT_ENV, "30"))
+        return float(env.get(LOCK_TIMEOUT_ENV, "30"))
     except ValueError:
         return 30.0
 
 
 class ScopeLock(FileLock):
-    """The scope's `FileLock`: waits a bounded time, then fails with `ScopeBusy`."""
+    """The scope's `FileLock`: waits a bounded time, then fails with `ScopeBusy`.
 
-    def __init__(self, path: Path, timeout: float | None = None) -> None:
-        super().__init__(path, timeout=_timeout_from_env() if timeout is None else timeout)
+    `env`: the run's environment (`World.env`), where `UPSKILL_LOCK_TIMEOUT` is read;
+    an explicit `timeout` wins over it."""
+
+    def __init__(
+        self, path: Path, env: Mapping[str, str] | None = None, timeout: float | None = None
+    ) -> None:
+        if timeout is None:
+            timeout = _timeout_from_env(env or {})
+        super().__init__(path, timeout=timeout)
 
     def __enter__(self) -> ScopeLock:
         if not real_dir(self.path.parent):  # a symlinked `.upskill/` is refused, never followed

@@ -10,6 +10,7 @@ from upskill.fsio import read_contained
 from upskill.lifecycle.catalog import SourceCatalog, load_catalog
 from upskill.lifecycle.confine import check_paths, check_records
 from upskill.lifecycle.fastpath import fingerprint_of
+from upskill.lifecycle.fsops import FAULTS
 from upskill.lifecycle.journal import recover
 from upskill.lifecycle.scope import Scope, ScopeKind
 from upskill.sources.fetch import Fetched, Fetcher
@@ -29,6 +30,9 @@ class Session:
     fingerprints: dict[str, str] = field(default_factory=dict)  # label -> fast-path fingerprint
     _failed: dict[SourceSpec, UpskillError] = field(default_factory=dict)
     _lock_cache: tuple[bytes, Lockfile] | None = None
+
+    def __post_init__(self) -> None:
+        FAULTS.arm(self.world.env)  # the run's fault-injection seam, from its own environment
 
     @property
     def fetcher(self) -> Fetcher:
