@@ -42,7 +42,7 @@ def spec(**overrides: str):
 def facts(**overrides: object) -> HostFacts:
     base = HostFacts(
         tools=TOOLS, view=VIEW, tun_usable=True, cgroup=True, runtime_roots=("/opt/cfs",),
-        user_name=lambda uid: f"u{uid}", is_storage=lambda path: path.startswith("/var/lib/cfs"),
+        user_name=lambda uid: f"u{uid}", exposes_ctx=lambda path: path.startswith("/var/lib/cfs"),
         unreachable=lambda path, identity: None,
     )  # fmt: skip
     return replace(base, **overrides)  # type: ignore[arg-type]
@@ -159,7 +159,7 @@ def test_shared_spaces_follow_policy() -> None:
     ("mount", "message"),
     [
         ("/srv/x\t/opt/x\tro\tnoexec\n", "option noexec is not supported"),
-        ("/var/lib/cfs/agent\t/opt/x\tro\t-\n", "source is CortexFS backing storage"),
+        ("/var/lib/cfs/agent\t/opt/x\tro\t-\n", "source is, holds or lies in CortexFS storage"),
         ("/srv/x\t/workspace\tro\t-\n", "target is already mounted"),
         ("/srv/x\t/opt/a b\tro\t-\n", "cannot be named in policy"),
     ],
@@ -175,7 +175,7 @@ def test_mount_rows_the_launcher_refuses(mount: str, message: str) -> None:
 
 
 def test_workspace_in_storage_and_separate_root_are_refused() -> None:
-    with pytest.raises(BadInput, match="workspace is CortexFS backing storage"):
+    with pytest.raises(BadInput, match="the workspace is, holds or lies in CortexFS storage"):
         plan(request=LaunchRequest(("x",), False, "/var/lib/cfs"))
     with pytest.raises(BadInput, match="a separate root is not supported"):
         plan(spec(root="/srv/root\n"))

@@ -13,6 +13,8 @@ import pytest
 
 from cortexfs.ctl_write import write_control
 from cortexfs.errors import Denied
+from cortexfs.launch.host import backing_path, storage_guard
+from cortexfs.launch.mountcheck import cortexfs_mounts
 
 OTHER_UID = 4242
 THIRD_UID = 4343
@@ -117,3 +119,22 @@ def test_state_paths_classify_as_home_files() -> None:
         with pytest.raises(OSError) as caught:
             decide.mkdir(classify(path), 0, 0)
         assert caught.value.errno == errno.EINVAL
+
+
+def test_the_launcher_finds_the_mount_and_its_storage(ctx_mount, tmp_path) -> None:
+    """The root names its storage; a bind of anything that is, holds or lies in the
+    mount or the storage is refused (binds are recursive), a sibling directory is not."""
+    storage = os.path.realpath(ctx_mount.storage)
+    assert os.getxattr(ctx_mount.root, "user.cortexfs.backing_path") == storage.encode()
+    assert "user.cortexfs.backing_path" in os.listxattr(ctx_mount.root)
+    assert "user.cortexfs.backing_path" not in os.listxattr(ctx_mount.root / "agent")
+    assert backing_path(str(ctx_mount.root)) == storage
+    assert str(ctx_mount.root) in cortexfs_mounts()
+    exposes = storage_guard()
+    for path in (ctx_mount.root, ctx_mount.root / "home", ctx_mount.storage,
+                 ctx_mount.storage / "agent", ctx_mount.storage.parent, Path("/")):  # fmt: skip
+        assert exposes(str(path)), path
+    assert not exposes(str(tmp_path))
+    link = tmp_path / "link"
+    link.symlink_to(ctx_mount.storage.parent)  # a row's source retargeted after it was written
+    assert exposes(str(link))

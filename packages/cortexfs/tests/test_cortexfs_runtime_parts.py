@@ -16,7 +16,7 @@ from cortexfs.agent_runtime.sessions import SessionRef, begin_ops, cwd_key, end_
 from cortexfs.jsonl_socket import MAX_FRAME, Conn, FrameError
 from cortexfs.launch import cgroups
 from cortexfs.launch.limits import Limits
-from cortexfs.launch.mountcheck import mount_fstype
+from cortexfs.launch.mountcheck import cortexfs_mounts, mount_fstype
 
 
 def _mountinfo(tmp_path: Path, lines: list[str]) -> str:
@@ -170,8 +170,12 @@ def test_mountinfo_escapes(tmp_path: Path) -> None:
         [
             "40 25 0:41 / /tmp/a\\040b rw,nosuid - fuse.cortexfs cortexfs rw",
             "41 25 0:42 / /tmp/c rw - tmpfs tmpfs rw",
+            "42 25 0:43 / /srv/ctx rw - fuse.cortexfs cortexfs rw",
+            "43 25 0:41 /home /tmp/a\\040b/again rw - fuse.cortexfs cortexfs rw",
         ],
     )
+    assert cortexfs_mounts(info) == ("/tmp/a b", "/srv/ctx", "/tmp/a b/again")
+    assert cortexfs_mounts(str(tmp_path / "missing")) == ()
     assert mount_fstype("/tmp/a b", info) == "fuse.cortexfs"
     assert mount_fstype("/tmp/c", info) == "tmpfs"
     assert mount_fstype("/tmp/none", info) is None

@@ -27,7 +27,7 @@ from cortexfs.perm import Perm, parse_perm, perm_from_mode
 from cortexfs.storage import Backing, atomic_write, fsync_dir
 from cortexfs.storage_binds import refuse_storage_rows
 from cortexfs.templates import home_entries, object_entries
-from cortexfs.xattrs import NAMES, PREFIX, xattr_values
+from cortexfs.xattrs import PREFIX, names, xattr_values
 
 Caller = Callable[[], tuple[int, int, int]]
 
@@ -367,9 +367,9 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
     def _xattrs(self, path: str) -> dict[str, bytes]:
         node = self._node(path)
         if node.kind is Kind.STATUS:
-            return xattr_values(node, False, len(STATUS_BYTES))
+            return xattr_values(node, False, len(STATUS_BYTES), self.backing.root)
         st = os.lstat(self._real(node))
-        return xattr_values(node, stat.S_ISDIR(st.st_mode), st.st_size)
+        return xattr_values(node, stat.S_ISDIR(st.st_mode), st.st_size, self.backing.root)
 
     def getxattr(self, path: str, name: str, position: int = 0) -> bytes:
         if not name.startswith(PREFIX):  # e.g. security.capability, asked on every write
@@ -380,8 +380,7 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
         return values[name]
 
     def listxattr(self, path: str) -> list[str]:
-        self._node(path)
-        return [PREFIX + key for key in NAMES]
+        return names(self._node(path))
 
     def setxattr(self, path: str, name: str, value: bytes, options: int, position: int = 0) -> int:
         raise FsRefusal(errno.EPERM, "user.cortexfs.* attributes are read-only")

@@ -14,7 +14,8 @@ from cortexfs.mount_table import parse_mount_table
 from cortexfs.objects import ObjectClass
 
 
-def _overlaps(source: str, storage: str) -> bool:
+def overlaps(source: str, storage: str) -> bool:
+    """Is `source` the same directory as `storage`, above it or inside it?"""
     source = os.path.realpath(source).rstrip("/") or "/"
     storage = os.path.realpath(storage).rstrip("/")
     return (
@@ -28,7 +29,7 @@ def refuse_storage_rows(node: Node, data: bytes, storage: str) -> None:
     if node.object_class is not ObjectClass.AGENT or node.control != "mount":
         return
     for row in parse_mount_table(data.decode("utf-8")):
-        if _overlaps(row.source, storage):
+        if overlaps(row.source, storage):
             mode = "writable" if row.writable else "read-only"
             raise FsRefusal(
                 errno.EACCES,

@@ -7,6 +7,9 @@ from cortexfs.layout import Kind, Node
 PREFIX = "user.cortexfs."
 TOKENIZER = "byte-estimate-v1"
 NAMES = ("kind", "origin", "abi_path", "bytes", "token_estimate", "tokenizer")
+# The root also names its backing storage, so a launcher can refuse to bind any directory
+# that is, holds or lies in it (the storage is never exposed around the filesystem).
+BACKING_PATH = "backing_path"
 ABI_ROOT = "/ctx"
 
 
@@ -39,7 +42,12 @@ def kind_string(node: Node, is_dir: bool) -> str:
     return "ctx.unknown"
 
 
-def xattr_values(node: Node, is_dir: bool, size: int) -> dict[str, bytes]:
+def names(node: Node) -> list[str]:
+    extra = (BACKING_PATH,) if node.kind is Kind.ROOT else ()
+    return [PREFIX + key for key in (*NAMES, *extra)]
+
+
+def xattr_values(node: Node, is_dir: bool, size: int, backing: str) -> dict[str, bytes]:
     virtual = node.kind in (Kind.ROOT, Kind.STATUS)
     abi_path = ABI_ROOT if node.path == "/" else ABI_ROOT + node.path
     values = {
@@ -50,4 +58,6 @@ def xattr_values(node: Node, is_dir: bool, size: int) -> dict[str, bytes]:
         "token_estimate": str((size + 3) // 4),
         "tokenizer": TOKENIZER,
     }
+    if node.kind is Kind.ROOT:
+        values[BACKING_PATH] = backing
     return {PREFIX + key: value.encode() for key, value in values.items()}

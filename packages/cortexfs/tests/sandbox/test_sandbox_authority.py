@@ -9,6 +9,8 @@ import json
 import subprocess
 import uuid
 
+from cortexfs.ctl_write import write_control
+
 
 def _shell(world, make_agent, *allow: str, extra: tuple[str, ...] = ()):
     """An agent running /bin/sh (each turn's input is its script), the fakes at /opt/fake."""
@@ -97,3 +99,28 @@ def test_shared_spaces_are_exactly_the_granted_ones(world, make_agent) -> None:
     _as_agent_uid(world, "mkdir", str(world.ctx / "shared" / later))
     again = json.loads(_out(agent, script))  # the next turn finds the space made since
     assert again["writable"][f"/ctx/shared/{later}"] == "ok"
+
+
+def test_nothing_bound_exposes_the_mount_or_its_storage(world, make_agent) -> None:
+    """A workspace holding /ctx and its storage, or a row whose source was retargeted at
+    them after the table was written, is refused at start: nothing is left running."""
+    agent = make_agent("mount:workspace write", "mount:data write")
+    start = ("agent", "start", agent.name)
+    holds = world.ctx_cmd(*start, "--workspace", str(world.base), "--", "true")
+    assert holds.returncode == 2
+    assert holds.stderr.decode() == (
+        f"ctx: {world.base}: the workspace is, holds or lies in CortexFS storage or a CortexFS"
+        " mount; choose another (--workspace DIR) or --no-workspace\n"
+    )
+    link = world.base / f"link-{agent.name}"
+    link.symlink_to(world.fakes)
+    write_control(str(agent.controls / "mount"), f"{link}\t/opt/data\trw\t-\n".encode())
+    link.unlink()
+    link.symlink_to(world.base)
+    retargeted = world.ctx_cmd(*start, "--no-workspace", "--", "true")
+    assert retargeted.returncode == 2
+    assert retargeted.stderr.decode() == (
+        f"ctx: /agent/{agent.name}.d/mount: {link} -> /opt/data: source is, holds or lies in"
+        " CortexFS storage or a CortexFS mount; use /ctx\n"
+    )
+    assert world.ok("agent", "status", agent.name) == f"agent\t{agent.name}\nstate\tstopped\n"

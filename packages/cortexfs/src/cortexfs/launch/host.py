@@ -9,6 +9,7 @@ import resource
 import shutil
 import stat
 import sys
+from collections.abc import Callable
 
 from cortexfs.errors import Unavailable
 from cortexfs.launch.cgroups import detect_cgroups
@@ -125,6 +126,33 @@ def is_storage(path: str) -> bool:
         current = os.path.dirname(current)
 
 
+def backing_path(mountpoint: str) -> str | None:
+    """The storage a CortexFS mount serves, as its root's xattr names it."""
+    from cortexfs.xattrs import BACKING_PATH, PREFIX
+
+    try:
+        value = os.getxattr(mountpoint, PREFIX + BACKING_PATH).decode("utf-8", "replace")
+    except OSError:
+        return None
+    return value if value.startswith("/") else None
+
+
+def storage_guard() -> Callable[[str], bool]:
+    """Does binding a path expose CortexFS around the filesystem's checks? It does when
+    the path is, holds or lies in a live CortexFS mount or the storage one serves (binds
+    are recursive: a workspace of `/` would carry both), or lies in any marked storage."""
+    from cortexfs.launch.mountcheck import cortexfs_mounts
+    from cortexfs.storage_binds import overlaps
+
+    mounts = cortexfs_mounts()
+    guarded = [*mounts, *(p for p in map(backing_path, mounts) if p)]
+
+    def exposes(path: str) -> bool:
+        return is_storage(path) or any(overlaps(path, g) for g in guarded)
+
+    return exposes
+
+
 def _is_mount_root(path: str) -> bool:
     """The mounted /ctx shows the same marker; it is the way in, not storage."""
     from cortexfs.launch.mountcheck import is_cortexfs_mount
@@ -147,7 +175,7 @@ def gather(runner: str, operator_uid: int) -> HostFacts:
         cgroup=operator_uid == 0 and detect_cgroups() is not None,
         runtime_roots=runtime_roots(runner),
         user_name=user_name,
-        is_storage=is_storage,
+        exposes_ctx=storage_guard(),
         unreachable=unreachable,
     )
 

@@ -31,5 +31,20 @@ def mount_fstype(path: str, mountinfo: str = "/proc/self/mountinfo") -> str | No
     return found
 
 
+def cortexfs_mounts(mountinfo: str = "/proc/self/mountinfo") -> tuple[str, ...]:
+    """Every mount point of a live CortexFS mount, in mount order."""
+    found = []
+    try:
+        with open(mountinfo, encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                before, sep, after = line.partition(" - ")
+                head = before.split(" ")
+                if sep and len(head) > 4 and after.split(" ", 1)[0] == FSTYPE:
+                    found.append(_decode(head[4]))
+    except OSError:
+        return ()
+    return tuple(dict.fromkeys(found))
+
+
 def is_cortexfs_mount(path: str) -> bool:
     return mount_fstype(path) == FSTYPE

@@ -70,7 +70,7 @@ def _granted(spec: AgentSpec, target: str, writable: bool) -> tuple[bool, bool]:
 
 
 def _rows(
-    spec: AgentSpec, is_storage: Callable[[str], bool], taken: set[str]
+    spec: AgentSpec, exposes_ctx: Callable[[str], bool], taken: set[str]
 ) -> tuple[list[Bind], list[str]]:
     binds: list[Bind] = []
     notes: list[str] = []
@@ -79,8 +79,9 @@ def _rows(
         unsupported = [o for o in row.options if o not in HONOURED_OPTIONS]
         if unsupported:
             raise BadInput(f"{where}: option {','.join(unsupported)} is not supported")
-        if is_storage(row.source):
-            raise BadInput(f"{where}: source is CortexFS backing storage; use /ctx")
+        if exposes_ctx(row.source):
+            what = "source is, holds or lies in CortexFS storage or a CortexFS mount"
+            raise BadInput(f"{where}: {what}; use /ctx")
         if row.target in taken or _under(row.target, (CTX,)):
             raise BadInput(f"{where}: target is already mounted")
         bound, writable = _granted(spec, row.target, row.writable)
@@ -134,7 +135,7 @@ def plan_mounts(
     runtime_roots: tuple[str, ...],
     workspace: str | None,
     broker_host: str,
-    is_storage: Callable[[str], bool],
+    exposes_ctx: Callable[[str], bool],
     cwd: str | None = None,
 ) -> MountPlan:
     """Binds in the order bubblewrap applies them: runtime, /ctx, its authority read-only
@@ -149,15 +150,18 @@ def plan_mounts(
     notes: list[str] = []
     taken = {WORKSPACE} if workspace else set()
     if workspace:
-        if is_storage(workspace):
-            raise BadInput(f"{workspace}: the workspace is CortexFS backing storage")
+        if exposes_ctx(workspace):
+            raise BadInput(
+                f"{workspace}: the workspace is, holds or lies in CortexFS storage or a "
+                "CortexFS mount; choose another (--workspace DIR) or --no-workspace"
+            )
         bound, writable = _granted(spec, WORKSPACE, True)
         if bound:
             binds.append(Bind(workspace, WORKSPACE, writable))
         else:
             taken.clear()
             notes.append(f"{WORKSPACE}: left out (policy grants no mount:workspace read)")
-    rows, row_notes = _rows(spec, is_storage, taken)
+    rows, row_notes = _rows(spec, exposes_ctx, taken)
     binds += rows
     if cwd is not None and (not cwd.startswith("/") or "/../" in f"{cwd}/"):
         raise BadInput(f"cwd {cwd!r} must be an absolute path without '..'")

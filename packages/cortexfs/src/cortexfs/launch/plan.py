@@ -22,7 +22,7 @@ class HostFacts:
     cgroup: bool
     runtime_roots: tuple[str, ...]
     user_name: Callable[[int], str]
-    is_storage: Callable[[str], bool]
+    exposes_ctx: Callable[[str], bool]
     unreachable: Callable[[str, Identity], str | None]  # why `path` is not reachable
 
 
@@ -60,7 +60,7 @@ def plan_launch(
     # legacy tsh launch keeps it read-only.
     mounts = plan_mounts(
         spec, ctx_host, bool(request.command), host.runtime_roots, request.workspace,
-        broker_host, host.is_storage, cwd,
+        broker_host, host.exposes_ctx, cwd,
     )  # fmt: skip
     network = plan_network(spec, host.tools.pasta, host.tun_usable, operator.is_root)
     env = sandbox_env(spec, identity, operator_env, host.user_name(identity.uid))
