@@ -201,3 +201,47 @@ def test_object_header_roundtrip(cls: ObjectClass, name: str) -> None:
 def test_object_header_rejects(data: bytes) -> None:
     with pytest.raises(ValueError):
         parse_object(data)
+
+
+def _depth(value: object) -> int:
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(alphabet='[]{}"\\ab\n\u00e9', max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(alphabet='[]{}"\\k', max_size=4), inner, max_size=4)
+    ),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(json_values)
+def test_json_depth_counts_nesting_outside_strings(value: object) -> None:
+    import json
+
+    from cortexfs.json_bounds import json_depth, loads_bounded
+
+    text = json.dumps(value)
+    assert json_depth(text) == _depth(value)
+    assert json_depth(json.dumps(value, ensure_ascii=False, indent=1)) == _depth(value)
+    assert loads_bounded(text) == value
+
+
+def test_deep_json_is_a_value_error_not_recursion() -> None:
+    from cortexfs.json_bounds import MAX_DEPTH, loads_bounded
+
+    assert loads_bounded("[" * MAX_DEPTH + "]" * MAX_DEPTH) is not None
+    with pytest.raises(ValueError, match=f"JSON nested 65 deep; at most {MAX_DEPTH} levels"):
+        loads_bounded("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1))
+    with pytest.raises(ValueError, match="JSON nested 30000 deep"):
+        loads_bounded("[" * 30000)
+    with pytest.raises(FsRefusal) as refused:
+        check_control("meta.json", b"[" * 30000)
+    assert refused.value.errno == errno.EINVAL

@@ -7,11 +7,11 @@ The filesystem validates every committed control with `check_control`, so a read
 from __future__ import annotations
 
 import errno
-import json
 import re
 from enum import Enum
 
 from cortexfs.errors import FsRefusal
+from cortexfs.json_bounds import loads_bounded
 from cortexfs.mount_table import parse_mount_table
 from cortexfs.perm import parse_perm
 from cortexfs.policy import PolicyError, parse_policy
@@ -129,8 +129,8 @@ def _check_kind(kind: ControlKind, text: str) -> None:
         parse_policy(text)
     elif kind is ControlKind.MOUNT:
         parse_mount_table(text)
-    elif kind is ControlKind.JSON:
-        json.loads(text) if text else None
+    elif kind is ControlKind.JSON and text:
+        loads_bounded(text)
 
 
 def decode_control(data: bytes) -> str:

@@ -11,6 +11,7 @@ from typing import IO, Any
 
 from cortexfs.errors import BadInput, Failed, Internal, Unavailable
 from cortexfs.events import EventWriter
+from cortexfs.json_bounds import loads_bounded
 from cortexfs.mcp_client import McpSession
 
 MAX_INPUT = 1 << 20
@@ -18,7 +19,7 @@ MAX_INPUT = 1 << 20
 
 def parse_command(driver: dict[str, str], where: str) -> list[str]:
     try:
-        command = json.loads(driver.get("command", ""))
+        command = loads_bounded(driver.get("command", ""))
     except ValueError as exc:
         raise Internal(f"{where}: command= is not a JSON array of strings") from exc
     if not isinstance(command, list) or not command or not all(isinstance(a, str) for a in command):
@@ -41,8 +42,8 @@ def parse_arguments(args: list[str], stdin: IO[bytes] | None) -> dict[str, Any]:
     if not raw.strip():
         return {}
     try:
-        value = json.loads(raw)
-    except ValueError as exc:
+        value = loads_bounded(raw.decode("utf-8"))
+    except ValueError as exc:  # UnicodeDecodeError included
         raise BadInput(f"input is not JSON: {exc}") from exc
     if not isinstance(value, dict):
         raise BadInput("input must be a JSON object")
