@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -170,19 +171,49 @@ def remount() -> Iterator[Callable[[Mount], Mount]]:
         lazy_unmount(mount.root)
 
 
+@contextlib.contextmanager
+def listen_at(path: str) -> Iterator[socket.socket]:
+    """A Unix socket this process listens on at `path`, as an agent supervisor does.
+    Directories it had to create are removed again: /run/user/<uid> made here as root
+    would keep that uid's own runtime out of it."""
+    made = []
+    directory = os.path.dirname(path)
+    while not os.path.isdir(directory):
+        made.append(directory)
+        directory = os.path.dirname(directory)
+    for directory in reversed(made):
+        os.mkdir(directory)
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        server.bind(path)
+        server.listen(8)
+        yield server
+    finally:
+        server.close()
+        os.unlink(path)
+        for directory in made:
+            os.rmdir(directory)
+
+
+@pytest.fixture
+def listening() -> Callable[[str], contextlib.AbstractContextManager[socket.socket]]:
+    return listen_at
+
+
 @pytest.fixture
 def unique() -> str:
     return "t" + uuid.uuid4().hex[:10]
 
 
-def errno_as(uid: int, action: Callable[[], object]) -> int:
-    """Run `action` in a forked child as `uid`; 0 on success, else the errno it raised."""
+def errno_as(uid: int, action: Callable[[], object], groups: tuple[int, ...] = ()) -> int:
+    """Run `action` in a forked child as `uid` (with supplementary `groups`); 0 on
+    success, else the errno it raised."""
     pid = os.fork()
     if pid == 0:  # pragma: no cover - child
         code = 0
         signal.alarm(20)  # a hung mount kills the child instead of the test run
         try:
-            os.setgroups([])
+            os.setgroups(list(groups))
             os.setgid(uid)
             os.setuid(uid)
             action()
@@ -196,7 +227,7 @@ def errno_as(uid: int, action: Callable[[], object]) -> int:
 
 
 @pytest.fixture
-def as_uid() -> Callable[[int, Callable[[], object]], int]:
+def as_uid() -> Callable[..., int]:
     return errno_as
 
 

@@ -70,8 +70,8 @@ def test_set_is_atomic_and_maps_errnos(ctx_mount, run, unique) -> None:
     env = ctx_mount.env()
     os.mkdir(ctx_mount.root / "agent" / f"{unique}.d")
     rel = f"agent/{unique}.d"
-    assert ctx(run, env, "set", f"{rel}/status", "running").returncode == 0
-    assert (ctx_mount.root / rel / "status").read_bytes() == b"running\n"
+    assert ctx(run, env, "set", f"{rel}/life", "ephemeral").returncode == 0
+    assert (ctx_mount.root / rel / "life").read_bytes() == b"ephemeral\n"
     assert ctx(run, env, "set", f"{rel}/groups", "10", "20").returncode == 0
     assert (ctx_mount.root / rel / "groups").read_bytes() == b"10\n20\n"
     bad = ctx(run, env, "set", f"{rel}/perm", "rwz")
@@ -79,7 +79,7 @@ def test_set_is_atomic_and_maps_errnos(ctx_mount, run, unique) -> None:
     assert bad.stderr.decode() == f"ctx: {ctx_mount.root}/{rel}/perm: EINVAL (Invalid argument)\n"
     assert ctx(run, env, "set", f"{rel}/owner", "7").returncode == 13
     assert ctx(run, env, "set", "status", "x").returncode == 13
-    assert ctx(run, env, "set", f"{rel}/status", "a\nb").returncode == 2
+    assert ctx(run, env, "set", f"{rel}/life", "a\nb").returncode == 2
     leftovers = [n for n in os.listdir(ctx_mount.root / rel) if ".tmp-" in n]
     assert leftovers == []
 

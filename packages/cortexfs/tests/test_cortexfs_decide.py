@@ -65,7 +65,7 @@ def refused(action: object) -> int:
 
 
 def test_decisions_put_structure_before_authority() -> None:
-    ctl = classify("/agent/a.d/status")
+    ctl = classify("/agent/a.d/cwd")
     assert decide.open_write(ctl, 5, 5) is Plan.CONTROL
     assert refused(lambda: decide.open_write(ctl, 0, 5)) == errno.EACCES
     assert refused(lambda: decide.open_write(classify("/agent/a.d/owner"), 5, 5)) == errno.EROFS
@@ -84,13 +84,25 @@ def test_decisions_put_structure_before_authority() -> None:
     assert (
         refused(lambda: decide.rmdir(classify("/shared/s/x"), 5, 5, empty=False)) == errno.ENOTEMPTY
     )
-    assert refused(lambda: decide.truncate(classify("/agent/a.d/status"), 5, 5, 3)) == errno.EINVAL
+    assert refused(lambda: decide.truncate(classify("/agent/a.d/cwd"), 5, 5, 3)) == errno.EINVAL
+    for runtime in ("status", "pid", "log"):  # runtime state: the daemon's, even for root
+        node = classify(f"/agent/a.d/{runtime}")
+        assert refused(lambda n=node: decide.open_write(n, 5, 5)) == errno.EROFS
+        assert refused(lambda n=node: decide.open_write(n, 0, 0)) == errno.EROFS
+        temp = classify(f"/agent/a.d/.{runtime}.tmp-1-x-0")
+        assert refused(lambda t=temp, n=node: decide.rename(t, n, 5, 5, 5)) == errno.EROFS
+    for secret in ("/agent/a.d/env", "/tool/t.d/driver", "/tool/t.d/.driver.tmp-1-x-0"):
+        node = classify(secret)
+        assert refused(lambda n=node: decide.open_read(n, 6, 5)) == errno.EACCES
+        assert decide.open_read(node, 5, 5) is None
+        assert decide.open_read(node, 0, 5) is None
+    assert decide.open_read(classify("/agent/a.d/policy"), 6, 5) is None
 
 
 def test_rename_rules() -> None:
-    temp, ctl = classify("/agent/a.d/.status.tmp-1-x-0"), classify("/agent/a.d/status")
+    temp, ctl = classify("/agent/a.d/.cwd.tmp-1-x-0"), classify("/agent/a.d/cwd")
     assert decide.rename(temp, ctl, 5, 5, 5) is Plan.COMMIT_CONTROL
-    elsewhere = classify("/agent/b.d/status")
+    elsewhere = classify("/agent/b.d/cwd")
     assert refused(lambda: decide.rename(temp, elsewhere, 5, 5, 5)) == errno.EXDEV
     home_a, home_b = classify("/home/5/a"), classify("/home/5/b")
     assert decide.rename(home_a, home_b, 5, 5, 5) is Plan.PLAIN
@@ -175,9 +187,36 @@ def test_projection_plan_validates_every_tool_first() -> None:
         plan_projection("calc", ["s"], [{"description": "nameless"}])
 
 
-def test_agent_uid_control_follows_the_writer() -> None:
+def test_agent_identity_controls_follow_the_writer() -> None:
+    user, root = decide.Writer(5, frozenset({5, 100})), decide.Writer(0, frozenset({0}))
     node = classify("/agent/a.d/uid")
-    decide.control_value(node, 5, "5\n")
-    decide.control_value(node, 0, "7\n")  # root provisions agents for other users
-    assert refused(lambda: decide.control_value(node, 5, "0\n")) == errno.EACCES
-    decide.control_value(classify("/tool/t.d/uid"), 5, "0\n")  # only agents carry identity
+    decide.control_value(node, user, "5\n", {})
+    decide.control_value(node, root, "7\n", {})  # root provisions agents for other users
+    assert refused(lambda: decide.control_value(node, user, "0\n", {})) == errno.EACCES
+    decide.control_value(classify("/tool/t.d/uid"), user, "0\n", {})  # only agents have one
+    gid, groups = classify("/agent/a.d/gid"), classify("/agent/a.d/groups")
+    decide.control_value(gid, user, "100\n", {})
+    decide.control_value(groups, user, "5\n100\n", {})
+    decide.control_value(groups, root, "0\n27\n", {})
+    assert refused(lambda: decide.control_value(gid, user, "0\n", {})) == errno.EACCES
+    assert refused(lambda: decide.control_value(groups, user, "100\n27\n", {})) == errno.EACCES
+
+
+@pytest.mark.parametrize(
+    ("kind", "users", "writer", "expected"),
+    [
+        ("mine_t", {}, 5, 0),  # a type nobody uses yet
+        ("mine_t", {"mine_t": frozenset({5})}, 5, 0),
+        ("coder_t", {"coder_t": frozenset({0})}, 5, errno.EACCES),  # a system type
+        ("x_t", {"x_t": frozenset({5, 6})}, 5, errno.EACCES),
+        ("u5_agent_t", {}, 5, 0),
+        ("u6_agent_t", {}, 5, errno.EACCES),  # reserved for uid 6
+        ("u6_agent_t", {}, 0, 0),
+        ("coder_t", {"coder_t": frozenset({5})}, 0, 0),  # root uses any type
+    ],
+)
+def test_label_types_belong_to_their_users(kind, users, writer, expected) -> None:
+    node = classify("/agent/a.d/label")
+    who = decide.Writer(writer, frozenset({writer}))
+    text = f"user_u:agent_r:{kind}:s0\n"
+    assert refused(lambda: decide.control_value(node, who, text, users)) == expected

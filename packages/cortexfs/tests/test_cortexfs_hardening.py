@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from cortexfs.ctl_write import write_control
 from cortexfs.errors import BadInput
 
 OTHER_UID = 4242
+THIRD_UID = 4343
 DEEP = b"[" * 30000
 
 
@@ -60,3 +62,115 @@ def test_deep_json_input_to_the_runner_is_exit_2(ctx_mount, unique: str, run, pa
         "input is not JSON: JSON nested 30000 deep; at most 64 levels are accepted"
     )
     assert got[-1] == {"type": "done", "status": "error", "exit_code": 2}
+
+
+def test_secret_controls_are_owner_only(ctx_mount, unique: str, as_uid) -> None:
+    agent = ctx_mount.root / "agent" / f"{unique}.d"
+    tool = ctx_mount.root / "tool" / f"{unique}.d"
+    assert as_uid(OTHER_UID, lambda: os.mkdir(agent)) == 0
+    os.mkdir(tool)
+    assert as_uid(OTHER_UID, lambda: write_whole(agent / "env", b"API_KEY=sk-1\n")) == 0
+    (tool / "driver").write_bytes(b'kind=exec\ncommand=["/bin/echo","--token=t0"]\n')
+    modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in (agent / "env", tool / "driver")}
+    assert modes == {"env": 0o600, "driver": 0o600}
+    assert stat.S_IMODE((agent / "policy").stat().st_mode) == 0o644
+    read = Path.read_bytes
+    assert as_uid(THIRD_UID, lambda: read(agent / "env")) == errno.EACCES
+    assert as_uid(OTHER_UID, lambda: read(tool / "driver")) == errno.EACCES
+    assert as_uid(OTHER_UID, lambda: read(agent / "policy")) == 0
+    assert as_uid(OTHER_UID, lambda: read(agent / "env")) == 0
+    assert (agent / "env").read_bytes() == b"API_KEY=sk-1\n"  # root, the administrator
+
+
+def test_runtime_state_is_the_daemons(ctx_mount, unique: str, as_uid, listening) -> None:
+    agents = ctx_mount.root / "agent"
+    controls = agents / f"{unique}.d"
+    assert as_uid(OTHER_UID, lambda: os.mkdir(controls)) == 0
+    for control in ("pid", "status", "log"):
+        assert stat.S_IMODE((controls / control).stat().st_mode) == 0o444
+        for who in (OTHER_UID, 0):
+            # The owner meets the 0444 mode bits; root, who ignores them, the daemon.
+            refusal = errno.EROFS if who == 0 else errno.EACCES
+            assert as_uid(who, lambda c=control: write_whole(controls / c, b"1\n")) == refusal
+            forged = lambda c=control: write_control(str(controls / c), b"1\n")  # noqa: E731
+            assert as_uid(who, forged) != 0
+    assert (controls / "pid").read_bytes() == b""
+    assert (controls / "status").read_bytes() == b"stopped\n"
+    own = f"/run/user/{OTHER_UID}/cortexfs/agent/{unique}.sock"
+    assert as_uid(OTHER_UID, lambda: os.symlink(own, agents / f"{unique}.sock")) == 0
+    # Something listening on another agent's socket (or by another uid) proves nothing.
+    with listening(f"/run/cortexfs/agent/{unique}x.sock"):
+        assert (controls / "status").read_bytes() == b"stopped\n"
+    with listening(own):  # root listens where only OTHER_UID's supervisor would
+        assert (controls / "status").read_bytes() == b"stopped\n"
+        assert as_uid(OTHER_UID, lambda: os.unlink(agents / unique)) == 0
+    assert not controls.exists()
+
+
+def test_a_live_supervisor_shows_and_pins_the_agent(ctx_mount, unique, listening) -> None:
+    agents = ctx_mount.root / "agent"
+    controls = agents / f"{unique}.d"
+    os.mkdir(controls)
+    os.symlink(f"/run/cortexfs/agent/{unique}.sock", agents / f"{unique}.sock")
+    with listening(f"/run/cortexfs/agent/{unique}.sock"):
+        assert (controls / "status").read_bytes() == b"running\n"
+        assert (controls / "pid").read_bytes() == f"{os.getpid()}\n".encode()
+        assert (controls / "pid").stat().st_size == len(f"{os.getpid()}\n")
+        assert err(lambda: os.unlink(agents / unique)) == errno.EBUSY
+    assert (controls / "status").read_bytes() == b"stopped\n"
+    assert (controls / "pid").read_bytes() == b""
+    os.unlink(agents / unique)
+
+
+def test_identity_env_and_tools_are_checked_on_write(ctx_mount, unique: str, as_uid) -> None:
+    controls = ctx_mount.root / "agent" / f"{unique}.d"
+    assert as_uid(OTHER_UID, lambda: os.mkdir(controls)) == 0
+
+    def writes(control: str, data: bytes, groups: tuple[int, ...] = ()) -> int:
+        return as_uid(OTHER_UID, lambda: write_whole(controls / control, data), groups)
+
+    assert writes("gid", b"0\n") == errno.EACCES
+    assert writes("groups", b"0\n27\n") == errno.EACCES
+    assert writes("groups", b"4300\n") == errno.EACCES
+    assert writes("groups", b"4300\n", groups=(4300,)) == 0  # a group the writer is in
+    assert writes("gid", b"4300\n", groups=(4300,)) == 0
+    assert writes("gid", b"4242\n") == 0
+    assert writes("groups", b"wheel\n") == errno.EINVAL
+    assert writes("env", b"LD_PRELOAD=/tmp/evil.so\n") == errno.EINVAL
+    assert writes("env", b"CTX_AGENT=coder\n") == errno.EINVAL
+    assert writes("env", b"API_BASE=https://example.test\n") == 0
+    assert writes("tools", b"../x\n") == errno.EINVAL
+    assert writes("tools", b"calc.add\n") == 0
+    values = {c: (controls / c).read_bytes() for c in ("gid", "groups", "env", "tools")}
+    assert values == {
+        "gid": b"4242\n", "groups": b"4300\n", "env": b"API_BASE=https://example.test\n",
+        "tools": b"calc.add\n",
+    }  # fmt: skip
+    # Root provisions agents for other identities.
+    assert err(lambda: write_whole(ctx_mount.root / "agent" / "coder.d" / "groups", b"0\n")) == 0
+    (ctx_mount.root / "agent" / "coder.d" / "groups").write_bytes(b"")
+
+
+def test_labels_are_checked_against_types_in_use(ctx_mount, unique: str, as_uid) -> None:
+    agents = ctx_mount.root / "agent"
+    mine, theirs = agents / f"{unique}.d", agents / f"{unique}b.d"
+    assert as_uid(OTHER_UID, lambda: os.mkdir(mine)) == 0
+    assert as_uid(THIRD_UID, lambda: os.mkdir(theirs)) == 0
+    assert (mine / "label").read_bytes() == f"user_u:agent_r:u{OTHER_UID}_agent_t:s0\n".encode()
+    assert (theirs / "label").read_bytes() == f"user_u:agent_r:u{THIRD_UID}_agent_t:s0\n".encode()
+
+    def label(who: int, where: Path, kind: str) -> int:
+        text = f"user_u:agent_r:{kind}:s0\n".encode()
+        return as_uid(who, lambda: write_whole(where / "label", text))
+
+    assert label(OTHER_UID, mine, "coder_t") == errno.EACCES  # the reference agent's: root's
+    assert label(OTHER_UID, mine, f"u{THIRD_UID}_agent_t") == errno.EACCES
+    assert label(OTHER_UID, mine, f"{unique}_t") == 0
+    assert label(THIRD_UID, theirs, f"{unique}_t") == errno.EACCES  # now OTHER_UID's
+    (ctx_mount.root / "tool" / f"{unique}.d").mkdir()
+    policy = f"allow {unique}_sys_t tool:{unique} execute\n".encode()
+    (ctx_mount.root / "tool" / f"{unique}.d" / "policy").write_bytes(policy)
+    assert label(THIRD_UID, theirs, f"{unique}_sys_t") == errno.EACCES  # a system grant
+    assert as_uid(OTHER_UID, lambda: write_whole(mine / "label", b"nolabel\n")) == errno.EINVAL
+    assert (mine / "label").read_bytes() == f"user_u:agent_r:{unique}_t:s0\n".encode()
+    assert label(0, agents / "coder.d", "coder_t") == 0  # root labels with any type

@@ -60,10 +60,10 @@ def test_new_agent_gets_default_controls(ctx_mount, unique: str) -> None:
 
 def test_whole_file_write_replaces_value(ctx_mount, unique: str) -> None:
     controls = new_agent(ctx_mount.root, unique)
-    (controls / "status").write_bytes(b"running\n")
-    assert (controls / "status").read_bytes() == b"running\n"
-    (controls / "status").write_bytes(b"idle\n")
-    assert (controls / "status").read_bytes() == b"idle\n"
+    (controls / "life").write_bytes(b"ephemeral\n")
+    assert (controls / "life").read_bytes() == b"ephemeral\n"
+    (controls / "life").write_bytes(b"persistent\n")
+    assert (controls / "life").read_bytes() == b"persistent\n"
     (controls / "groups").write_bytes(b"10\n20\n")
     assert (controls / "groups").read_bytes() == b"10\n20\n"
     (controls / "groups").write_bytes(b"")
@@ -107,9 +107,9 @@ def test_atomic_replace_by_same_directory_rename(ctx_mount, unique: str) -> None
     os.unlink(temp)
     # Renames from another directory are not control updates.
     other = new_agent(ctx_mount.root, unique + "x")
-    temp2 = other / f".status.tmp-{os.getpid()}-ef-0"
-    temp2.write_bytes(b"running\n")
-    assert err(lambda: os.rename(temp2, controls / "status")) == errno.EXDEV
+    temp2 = other / f".life.tmp-{os.getpid()}-ef-0"
+    temp2.write_bytes(b"ephemeral\n")
+    assert err(lambda: os.rename(temp2, controls / "life")) == errno.EXDEV
 
 
 def test_perm_shows_as_owner_mode_bits_and_chmod_rewrites_it(ctx_mount, unique: str) -> None:
@@ -135,25 +135,25 @@ def test_only_the_owner_uid_changes_an_agent(ctx_mount, unique: str, as_uid) -> 
     assert (controls / "owner").read_bytes() == f"{OTHER_UID}\n".encode()
     assert (controls / "uid").read_bytes() == f"{OTHER_UID}\n".encode()
     assert (agent / unique).stat().st_uid == OTHER_UID
-    assert (controls / "status").stat().st_uid == OTHER_UID
+    assert (controls / "life").stat().st_uid == OTHER_UID
     # The owner may change its controls, whole-file or by rename.
     assert as_uid(OTHER_UID, lambda: write_control(str(controls / "cwd"), b"/work\n")) == 0
     assert (controls / "cwd").read_bytes() == b"/work\n"
-    assert as_uid(OTHER_UID, lambda: write_whole(controls / "status", b"idle\n")) == 0
-    assert (controls / "status").read_bytes() == b"idle\n"
+    assert as_uid(OTHER_UID, lambda: write_whole(controls / "life", b"ephemeral\n")) == 0
+    assert (controls / "life").read_bytes() == b"ephemeral\n"
     # ... but not point the agent at another identity.
     assert as_uid(OTHER_UID, lambda: write_whole(controls / "uid", b"0\n")) == errno.EACCES
     assert as_uid(OTHER_UID, lambda: write_control(str(controls / "uid"), b"0\n")) != 0
     assert (controls / "uid").read_bytes() == f"{OTHER_UID}\n".encode()
     # Another uid may not, and neither may root: the filesystem refuses, not mode bits.
-    assert as_uid(THIRD_UID, lambda: write_whole(controls / "status", b"x\n")) == errno.EACCES
+    assert as_uid(THIRD_UID, lambda: write_whole(controls / "life", b"x\n")) == errno.EACCES
     assert as_uid(THIRD_UID, lambda: write_control(str(controls / "cwd"), b"/x\n")) != 0
-    assert err(lambda: write_whole(controls / "status", b"root\n")) == errno.EACCES
-    temp = controls / ".status.tmp-1-aa-0"
+    assert err(lambda: write_whole(controls / "life", b"root\n")) == errno.EACCES
+    temp = controls / ".life.tmp-1-aa-0"
     assert err(lambda: temp.write_bytes(b"root\n")) == errno.EACCES
     assert err(lambda: os.chmod(agent / unique, 0o755)) == errno.EACCES
     assert err(lambda: os.unlink(agent / unique)) == errno.EACCES
-    assert (controls / "status").read_bytes() == b"idle\n"
+    assert (controls / "life").read_bytes() == b"ephemeral\n"
     assert as_uid(OTHER_UID, lambda: os.unlink(agent / unique)) == 0
     assert wait_gone(controls)
 

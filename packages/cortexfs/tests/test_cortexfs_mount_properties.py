@@ -18,7 +18,8 @@ IO_SETTINGS = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
-CONTROLS = ["status", "groups", "perm", "iso", "env", "policy", "uid"]
+# Runtime state (status, pid, log) is never writable, so it is not among them.
+CONTROLS = ["life", "groups", "perm", "iso", "env", "policy", "uid", "tools", "label"]
 
 
 def agent_controls(root: Path) -> Path:
@@ -59,7 +60,7 @@ def test_whole_file_write_matches_validator(ctx_mount, name: str, data: bytes) -
 @IO_SETTINGS
 @given(values=st.lists(st.from_regex(r"[a-z0-9_]{1,12}", fullmatch=True), max_size=5))
 def test_atomic_set_roundtrips_lists(ctx_mount, values: list[str]) -> None:
-    path = agent_controls(ctx_mount.root) / "groups"
+    path = agent_controls(ctx_mount.root) / "path"
     data = "".join(f"{v}\n" for v in values).encode()
     write_control(str(path), data)
     assert path.read_bytes() == data

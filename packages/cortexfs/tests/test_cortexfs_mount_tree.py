@@ -114,17 +114,16 @@ def test_rmdir_rules(ctx_mount, unique: str) -> None:
     assert not shared.exists()
 
 
-def test_unlink_rules_for_objects(ctx_mount, unique: str) -> None:
+def test_unlink_rules_for_objects(ctx_mount, unique: str, listening) -> None:
     agent = ctx_mount.root / "agent"
     os.mkdir(agent / f"{unique}.d")
     assert err(lambda: os.unlink(agent / f"{unique}.d" / "perm")) == errno.EROFS
     assert err(lambda: os.unlink(agent / f"{unique}.sock")) in (errno.EROFS, errno.ENOENT)
     os.symlink(f"/run/cortexfs/agent/{unique}.sock", agent / f"{unique}.sock")
     assert err(lambda: os.unlink(agent / f"{unique}.sock")) == errno.EROFS
-    # A live agent (its pid exists) cannot be removed.
-    (agent / f"{unique}.d" / "pid").write_bytes(f"{os.getpid()}\n".encode())
-    assert err(lambda: os.unlink(agent / unique)) == errno.EBUSY
-    (agent / f"{unique}.d" / "pid").write_bytes(b"")
+    # A live agent (a supervisor listens on its runtime socket) cannot be removed.
+    with listening(f"/run/cortexfs/agent/{unique}.sock"):
+        assert err(lambda: os.unlink(agent / unique)) == errno.EBUSY
     os.unlink(agent / unique)
     left = [n for n in os.listdir(agent) if n.startswith(unique)]
     assert left == []

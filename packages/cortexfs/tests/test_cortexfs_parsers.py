@@ -145,6 +145,21 @@ def refusal(name: str, data: bytes) -> int:
         ("perm", b"r-x\n", 0),
         ("groups", b"", 0),
         ("groups", b"1\n\n2\n", errno.EINVAL),
+        ("groups", b"27\n4300\n", 0),
+        ("groups", b"wheel\n", errno.EINVAL),
+        ("groups", b"-1\n", errno.EINVAL),
+        ("tools", b"calc.add\necho\n", 0),
+        ("tools", b"../x\n", errno.EINVAL),
+        ("tools", b"a/b\n", errno.EINVAL),
+        ("env", b"LD_PRELOAD=/tmp/x.so\n", errno.EINVAL),
+        ("env", b"LD_LIBRARY_PATH=/tmp\n", errno.EINVAL),
+        ("env", b"CTX_AGENT=coder\n", errno.EINVAL),
+        ("env", b"OLD_LD_PRELOAD=x\n", 0),
+        ("driver", b"LD_PRELOAD=x\n", 0),
+        ("label", b"user_u:agent_r:coder_t:s0\n", 0),
+        ("label", b"nolabel\n", errno.EINVAL),
+        ("label", b"u:r::s0\n", errno.EINVAL),
+        ("label", b"u:r:a b:s0\n", errno.EINVAL),
         ("env", b"A=1\nB_2=x=y\n", 0),
         ("env", b"=1\n", errno.EINVAL),
         ("meta.json", b'{"a": 1}\n', 0),
@@ -170,7 +185,13 @@ def test_control_values(name: str, data: bytes, expected: int) -> None:
 @given(st.lists(st.from_regex(r"[A-Za-z0-9_./:-]{1,20}", fullmatch=True), max_size=6))
 def test_list_controls_accept_lines(values: list[str]) -> None:
     data = "".join(f"{v}\n" for v in values).encode()
-    assert refusal("groups", data) == 0
+    assert refusal("path", data) == 0
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=2**32 - 1), max_size=6))
+def test_groups_accept_unsigned_ids(values: list[int]) -> None:
+    assert refusal("groups", "".join(f"{v}\n" for v in values).encode()) == 0
 
 
 def test_mount_table_entries() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import stat
 from dataclasses import dataclass
 
-from cortexfs.decide import IMMUTABLE_CONTROLS
+from cortexfs.decide import IMMUTABLE_CONTROLS, RUNTIME_CONTROLS, SECRET_CONTROLS
 from cortexfs.layout import Kind, Node
 from cortexfs.perm import Perm
 
@@ -29,6 +29,14 @@ class BackingStat:
     ctime_ns: int
 
 
+def control_mode(control: str) -> int:
+    if control in SECRET_CONTROLS:
+        return 0o600
+    if control in IMMUTABLE_CONTROLS or control in RUNTIME_CONTROLS:
+        return 0o444
+    return 0o644
+
+
 def presented_mode(node: Node, backing_mode: int, perm: Perm | None) -> int:
     kind = node.kind
     fmt = stat.S_IFMT(backing_mode)
@@ -46,7 +54,7 @@ def presented_mode(node: Node, backing_mode: int, perm: Perm | None) -> int:
     if kind is Kind.OBJECT and fmt == _REG:
         return _REG | 0o444  # data beside objects (model/route, bootstrap state)
     if kind is Kind.CONTROL and fmt == _REG:
-        return _REG | (0o444 if node.control in IMMUTABLE_CONTROLS else 0o644)
+        return _REG | control_mode(node.control or "")
     if kind is Kind.CONTROL_TEMP:
         return fmt | 0o600
     if kind in (Kind.HOME_FILE, Kind.SHARED_FILE, Kind.SHARED_SPACE):

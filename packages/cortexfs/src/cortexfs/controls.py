@@ -10,9 +10,12 @@ import errno
 import re
 from enum import Enum
 
+from cortexfs.env_rules import reserved_env_key
 from cortexfs.errors import FsRefusal
 from cortexfs.json_bounds import loads_bounded
+from cortexfs.labels import parse_label
 from cortexfs.mount_table import parse_mount_table
+from cortexfs.names import name_problem
 from cortexfs.perm import parse_perm
 from cortexfs.policy import PolicyError, parse_policy
 
@@ -27,7 +30,11 @@ class ControlKind(Enum):
     BOOL = "bool"
     PERM = "perm"
     LIST = "list"  # zero or more non-empty lines
+    UINT_LIST = "uint-list"  # zero or more unsigned integers, one per line
+    NAME_LIST = "name-list"  # zero or more object names, one per line
     KEY_VALUE = "key-value"  # zero or more KEY=VALUE lines
+    ENV = "env"  # KEY=VALUE lines without the launcher's or the loader's variables
+    LABEL = "label"  # user:role:type:level
     POLICY = "policy"
     MOUNT = "mount"
     JSON = "json"
@@ -38,15 +45,15 @@ CONTROL_KINDS: dict[str, ControlKind] = {
     "owner": ControlKind.UINT,
     "uid": ControlKind.UINT,
     "gid": ControlKind.UINT,
-    "groups": ControlKind.LIST,
+    "groups": ControlKind.UINT_LIST,
     "perm": ControlKind.PERM,
-    "label": ControlKind.VALUE,
+    "label": ControlKind.LABEL,
     "iso": ControlKind.BOOL,
     "parent": ControlKind.OPTIONAL_VALUE,
     "life": ControlKind.VALUE,
     "root": ControlKind.OPTIONAL_VALUE,
     "cwd": ControlKind.OPTIONAL_VALUE,
-    "env": ControlKind.KEY_VALUE,
+    "env": ControlKind.ENV,
     "path": ControlKind.LIST,
     "mount": ControlKind.MOUNT,
     "model": ControlKind.OPTIONAL_VALUE,
@@ -59,7 +66,7 @@ CONTROL_KINDS: dict[str, ControlKind] = {
     "description": ControlKind.TEXT,
     "schema": ControlKind.JSON,
     "cap": ControlKind.LIST,
-    "tools": ControlKind.LIST,
+    "tools": ControlKind.NAME_LIST,
     "approval": ControlKind.OPTIONAL_VALUE,
     "driver": ControlKind.KEY_VALUE,
     "id": ControlKind.VALUE,
@@ -104,11 +111,26 @@ def _check_lines(kind: ControlKind, text: str) -> None:
     lines = _lines(text)
     if any(line == "" for line in lines):
         raise ValueError("empty line in list")
-    if kind is ControlKind.KEY_VALUE:
-        for line in lines:
+    for line in lines:
+        if kind is ControlKind.UINT_LIST:
+            _check_uint(line)
+        elif kind is ControlKind.NAME_LIST and name_problem(line):
+            raise ValueError(f"{line!r} is not an object name: {name_problem(line)}")
+        elif kind in (ControlKind.KEY_VALUE, ControlKind.ENV):
             key, sep, _ = line.partition("=")
             if not sep or not _KEY.fullmatch(key):
                 raise ValueError(f"{line!r} is not KEY=VALUE")
+            if kind is ControlKind.ENV and reserved_env_key(key):
+                raise ValueError(f"{key} is set by the launcher or the loader, not by env")
+
+
+_LINE_KINDS = (
+    ControlKind.LIST,
+    ControlKind.UINT_LIST,
+    ControlKind.NAME_LIST,
+    ControlKind.KEY_VALUE,
+    ControlKind.ENV,
+)
 
 
 def _check_kind(kind: ControlKind, text: str) -> None:
@@ -121,9 +143,11 @@ def _check_kind(kind: ControlKind, text: str) -> None:
     elif kind is ControlKind.BOOL:
         if _single(text, allow_empty=False) not in ("0", "1"):
             raise ValueError("boolean must be 0 or 1")
+    elif kind is ControlKind.LABEL:
+        parse_label(_single(text, allow_empty=False))
     elif kind is ControlKind.PERM:
         parse_perm(_single(text, allow_empty=False))
-    elif kind in (ControlKind.LIST, ControlKind.KEY_VALUE):
+    elif kind in _LINE_KINDS:
         _check_lines(kind, text)
     elif kind is ControlKind.POLICY:
         parse_policy(text)

@@ -9,9 +9,12 @@ Structure is checked before authority, so a read-only area answers EROFS to ever
 from __future__ import annotations
 
 import errno
+from collections.abc import Mapping
+from dataclasses import dataclass
 from enum import Enum
 
 from cortexfs.errors import FsRefusal
+from cortexfs.labels import parse_label, type_problem
 from cortexfs.layout import Kind, Node
 from cortexfs.names import name_problem
 from cortexfs.objects import ObjectClass
@@ -19,6 +22,11 @@ from cortexfs.objects import ObjectClass
 READ_ONLY_CLASSES = (ObjectClass.BIN, ObjectClass.CHANNEL)
 # Controls nobody may rewrite through the mount: identity and provider limits.
 IMMUTABLE_CONTROLS = frozenset({"owner", "limit"})
+# Runtime state: the daemon derives or writes it; nobody writes it through the mount.
+RUNTIME_CONTROLS = frozenset({"status", "pid", "log"})
+# Controls that may hold secrets (API keys in env, tokens in a driver's argv): read by
+# their owner (and root) only.
+SECRET_CONTROLS = frozenset({"env", "driver"})
 SOCKET_ALIAS_PREFIX = "/run/"
 
 
@@ -58,6 +66,8 @@ def _control_write(node: Node, uid: int, owner: int) -> Plan:
     assert node.control is not None
     if node.control in IMMUTABLE_CONTROLS:
         raise refuse(errno.EROFS, f"control {node.control} is immutable")
+    if node.control in RUNTIME_CONTROLS:
+        raise refuse(errno.EROFS, f"control {node.control} is runtime state the daemon keeps")
     if name_problem(node.control) and node.control != "meta.json":
         raise refuse(errno.EINVAL, f"bad control name {node.control!r}")
     _require_owner(uid, owner, node.controls_path())
@@ -70,6 +80,13 @@ def _plain(node: Node, uid: int, owner: int) -> Plan:
 
 
 PLAIN_KINDS = (Kind.HOME_FILE, Kind.SHARED_FILE)
+
+
+def open_read(node: Node, uid: int, owner: int) -> None:
+    """Everything readable is readable by all, except secret-bearing controls."""
+    secret = node.kind in (Kind.CONTROL, Kind.CONTROL_TEMP) and node.control in SECRET_CONTROLS
+    if secret and uid not in (0, owner):
+        raise refuse(errno.EACCES, f"{node.path} is readable by uid {owner} only")
 
 
 def open_write(node: Node, uid: int, owner: int) -> Plan:
@@ -205,9 +222,34 @@ def symlink(node: Node, uid: int, owner: int, target: str) -> Plan:
     return Plan.SOCK_ALIAS
 
 
-def control_value(node: Node, uid: int, text: str) -> None:
-    """Value rules that depend on who writes: a non-root owner cannot point its agent at
-    another identity (the launcher derives the process uid from this control)."""
-    agent_uid = node.object_class is ObjectClass.AGENT and node.control == "uid"
-    if agent_uid and uid != 0 and text != f"{uid}\n":
-        raise refuse(errno.EACCES, f"only root may set an agent's uid other than {uid}")
+@dataclass(frozen=True)
+class Writer:
+    """Who writes a control: uid, and every gid it holds (primary and supplementary)."""
+
+    uid: int
+    gids: frozenset[int]
+
+
+IDENTITY_CONTROLS = frozenset({"uid", "gid", "groups", "label"})
+
+
+def control_value(
+    node: Node, writer: Writer, text: str, type_users: Mapping[str, frozenset[int]]
+) -> None:
+    """Value rules that depend on who writes. The launcher derives the agent's process
+    credentials from uid, gid and groups, and its grants from the label's type: a
+    non-root owner may name only its own uid and groups, and a type no other uid uses
+    (`type_users`: type -> uids whose objects use it; needed for `label` only)."""
+    if node.object_class is not ObjectClass.AGENT or writer.uid == 0:
+        return
+    control, lines = node.control, [line for line in text.split("\n") if line]
+    if control == "uid" and lines != [str(writer.uid)]:
+        raise refuse(errno.EACCES, f"only root may set an agent's uid other than {writer.uid}")
+    if control in ("gid", "groups"):
+        foreign = [g for g in lines if int(g) not in writer.gids]
+        if foreign:
+            raise refuse(errno.EACCES, f"{control}: uid {writer.uid} is not in group {foreign[0]}")
+    if control == "label":
+        problem = type_problem(parse_label(lines[0]), writer.uid, type_users)
+        if problem:
+            raise refuse(errno.EACCES, f"label: {problem}")

@@ -18,12 +18,15 @@ import mfusepy  # type: ignore[import-untyped]
 from cortexfs import decide
 from cortexfs.attrs import STATUS_BYTES, BackingStat, presented
 from cortexfs.controls import MAX_CONTROL_BYTES, check_control
-from cortexfs.decide import Plan
+from cortexfs.decide import SECRET_CONTROLS, Plan, Writer
 from cortexfs.errors import FsRefusal
 from cortexfs.handles import BytesHandle, ControlHandle, FdHandle, HandleTable
 from cortexfs.invalidate import Invalidator
 from cortexfs.layout import ROOT_ENTRIES, Kind, Node, classify
+from cortexfs.objects import ObjectClass
 from cortexfs.perm import Perm, parse_perm, perm_from_mode
+from cortexfs.runtime_state import alias_target, supervisor_pid
+from cortexfs.runtime_state import render as render_state
 from cortexfs.storage import Backing, atomic_write, fsync_dir
 from cortexfs.storage_binds import refuse_storage_rows
 from cortexfs.templates import home_entries, object_entries
@@ -32,6 +35,18 @@ from cortexfs.xattrs import PREFIX, names, xattr_values
 Caller = Callable[[], tuple[int, int, int]]
 
 RENAME_NOREPLACE = 1  # <linux/fs.h>; RENAME_EXCHANGE and RENAME_WHITEOUT are refused
+
+
+def proc_groups(pid: int) -> set[int]:
+    """The supplementary groups of the requesting thread (empty if it is gone)."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as handle:
+            for line in handle:
+                if line.startswith("Groups:"):
+                    return {int(g) for g in line.split()[1:] if g.isdigit()}
+    except OSError:
+        pass
+    return set()
 
 
 def _stat_of(st: os.stat_result) -> BackingStat:
@@ -89,12 +104,32 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
     def _real(self, node: Node) -> str:
         return self.backing.real(node.path)
 
+    def _supervisor(self, node: Node) -> int | None:
+        target = alias_target(self.backing.real(f"{node.object_path()}.sock"))
+        return supervisor_pid(target, node.object_path(), self._owner(node))
+
+    def _derived(self, node: Node) -> bytes | None:
+        """An agent's `status` and `pid` are what its runtime socket shows, not stored."""
+        derived = node.kind is Kind.CONTROL and node.control in ("status", "pid")
+        if not derived or node.object_class is not ObjectClass.AGENT:
+            return None
+        assert node.control is not None
+        return render_state(node.control, self._supervisor(node))
+
     # -- reading -------------------------------------------------------------
     def getattr(self, path: str, fh: Any = None) -> dict[str, int]:
         if path == "/status":
             root = os.lstat(self.backing.root)
             return presented(classify(path), _stat_of(root), 0, None)
         node = self._node(path)
+        derived = self._derived(node)
+        if derived is not None:
+            st = os.lstat(self.backing.real(node.controls_path()))
+            fake = BackingStat(
+                stat.S_IFREG | 0o444, len(derived), 0, 0, 1,
+                st.st_atime_ns, st.st_mtime_ns, st.st_ctime_ns,
+            )  # fmt: skip
+            return presented(node, fake, self._owner(node), None)
         try:
             st = os.lstat(self._real(node))
         except FileNotFoundError:
@@ -125,7 +160,13 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
         node = self._node(path)
         flags = fi.flags
         if flags & os.O_ACCMODE == os.O_RDONLY:
-            if node.kind is Kind.STATUS:
+            if node.control in SECRET_CONTROLS:  # the owner lookup only where it matters
+                decide.open_read(node, self._uid(), self._owner(node))
+            derived = self._derived(node)
+            if derived is not None:
+                fi.fh = self.table.add(BytesHandle(derived))
+                fi.direct_io = 1  # the size changes without a write the kernel sees
+            elif node.kind is Kind.STATUS:
                 fi.fh = self.table.add(BytesHandle(STATUS_BYTES))
                 fi.keep_cache = 1
             else:
@@ -181,10 +222,21 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
     # -- writing -------------------------------------------------------------
     def _commit_control(self, node: Node, data: bytes) -> None:
         assert node.control is not None
-        decide.control_value(node, self._uid(), check_control(node.control, data))
-        refuse_storage_rows(node, data, self.backing.root)
+        self._check_value(node, data)
         atomic_write(self._real(node), data)
         self._changed_control(node)
+
+    def _check_value(self, node: Node, data: bytes) -> None:
+        """The value's shape, then the rules that depend on who writes it and where."""
+        assert node.control is not None
+        text = check_control(node.control, data)
+        if node.control in decide.IDENTITY_CONTROLS:
+            uid, gid, pid = self.caller()
+            gids = frozenset({gid} | (proc_groups(pid) if uid else set()))
+            label = node.control == "label" and uid != 0
+            users = self.backing.type_users(node.controls_path()) if label else {}
+            decide.control_value(node, Writer(uid, gids), text, users)
+        refuse_storage_rows(node, data, self.backing.root)
 
     def _changed_control(self, node: Node) -> None:
         if node.control == "perm":
@@ -283,7 +335,8 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
 
     def unlink(self, path: str) -> int:
         node = self._node(path, changing=True)
-        live = node.kind is Kind.OBJECT and self.backing.is_live(node)
+        agent = node.kind is Kind.OBJECT and node.object_class is ObjectClass.AGENT
+        live = agent and self._supervisor(node) is not None
         plan = decide.unlink(node, self._uid(), self._owner(node), live)
         if not self.backing.exists(node.path):
             raise FsRefusal(errno.ENOENT, f"{path} does not exist")
@@ -308,8 +361,7 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
             if data is None:
                 raise FsRefusal(errno.ENOENT, f"{old} does not exist")
             assert dst.control is not None
-            decide.control_value(dst, self._uid(), check_control(dst.control, data))
-            refuse_storage_rows(dst, data, self.backing.root)
+            self._check_value(dst, data)
             fd = os.open(self._real(src), os.O_RDONLY | os.O_NOFOLLOW)
             try:
                 os.fsync(fd)

@@ -6,9 +6,10 @@ import contextlib
 import errno
 import os
 import shutil
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
-from cortexfs.layout import Kind, Node
+from cortexfs.labels import parse_label
+from cortexfs.layout import HOME_CLASSES, Kind, Node
 from cortexfs.templates import Entry
 
 _TEMP_MARK = ".tmp-"
@@ -104,18 +105,54 @@ class Backing:
             return node.home_uid or 0
         return 0
 
-    def is_live(self, node: Node) -> bool:
-        """An object is live while the pid in its `.d/pid` exists."""
-        value = self.read_value(f"{node.controls_path()}/pid")
-        if not value or not value.isdigit():
-            return False
+    def object_controls(self) -> Iterator[str]:
+        """Every object's `.d/` directory (ABI path): the class directories, system and
+        per user, and the provider directories one level below `model/`."""
+        class_dirs = [f"/{c}" for c in ("model", "agent", "tool", "channel")]
+        with contextlib.suppress(FileNotFoundError), os.scandir(self.real("/home")) as homes:
+            class_dirs += [f"/home/{h.name}/{c}" for h in homes for c in HOME_CLASSES]
+        for class_dir in class_dirs:
+            for entry, nested in self._controls_dirs(class_dir):
+                yield entry
+                if nested:
+                    yield from (e for e, _ in self._controls_dirs(entry))
+
+    def _controls_dirs(self, directory: str) -> list[tuple[str, bool]]:
+        """(path, is_provider_dir) for the `.d` dirs and plain dirs directly in `directory`."""
         try:
-            os.kill(int(value), 0)
-        except ProcessLookupError:
-            return False
-        except PermissionError:
-            return True
-        return True
+            with os.scandir(self.real(directory)) as it:
+                dirs = [e.name for e in it if e.is_dir(follow_symlinks=False)]
+        except (FileNotFoundError, NotADirectoryError):
+            return []
+        found = [(f"{directory}/{d}", False) for d in dirs if d.endswith(".d")]
+        if directory.endswith("/model"):
+            found += [(f"{directory}/{d}", True) for d in dirs if not d.endswith(".d")]
+        return found
+
+    def type_users(self, skip: str) -> dict[str, frozenset[int]]:
+        """Label type -> uids whose objects use it (agent labels, policy subjects), from
+        every object but the one at `skip` (a `.d` path)."""
+        users: dict[str, set[int]] = {}
+        for controls in self.object_controls():
+            if controls == skip:
+                continue
+            owner = self.read_value(f"{controls}/owner")
+            uid = int(owner) if owner and owner.isdigit() else 0
+            for kind in self._types_in(controls):
+                users.setdefault(kind, set()).add(uid)
+        return {kind: frozenset(uids) for kind, uids in users.items()}
+
+    def _types_in(self, controls: str) -> set[str]:
+        kinds = set()
+        label = self.read_value(f"{controls}/label")
+        with contextlib.suppress(ValueError):
+            kinds.add(parse_label(label or ""))
+        policy = self.read_bytes(f"{controls}/policy", 1 << 16) or b""
+        for line in policy.decode("utf-8", "replace").split("\n"):
+            fields = line.split(" ")
+            if len(fields) == 4 and fields[0] == "allow":
+                kinds.add(fields[1])
+        return kinds
 
     def remove_object(self, node: Node) -> None:
         """Wrapper first (the object disappears), then the alias, then the controls."""

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from cortexfs.labels import default_label
 from cortexfs.objects import ObjectClass, ObjectHeader, render_object
 
-DEFAULT_AGENT_LABEL = "user_u:agent_r:agent_t:s0"
 TREE_VERSION = 1
 
 
@@ -30,7 +30,7 @@ def default_controls(cls: ObjectClass, name: str, uid: int, gid: int) -> dict[st
             "gid": f"{gid}\n",
             "groups": "",
             "perm": "r-x\n",
-            "label": f"{DEFAULT_AGENT_LABEL}\n",
+            "label": f"{default_label(uid)}\n",
             "iso": "1\n",
             "parent": "",
             "life": "persistent\n",

@@ -96,7 +96,7 @@ class Supervisor:
         self.broker.start()
         self._listener = listen(paths.socket, 0o666)  # SO_PEERCRED decides who may talk
         threading.Thread(target=self._accept, name="agent-accept", daemon=True).start()
-        self._publish("running\n", f"{os.getpid()}\n")
+        self._publish()
         alias = f"{self.cfg.ctx_host}{self.cfg.ref.abi_path}.sock"
         if os.readlink(alias) != paths.socket:
             raise Internal(f"{alias} does not point to {paths.socket}")
@@ -105,17 +105,12 @@ class Supervisor:
         with open(paths.state, "w", encoding="utf-8") as handle:
             json.dump(state, handle)
 
-    def _publish(self, status: str, pid: str) -> None:
-        controls = f"{self.cfg.ctx_host}{self.cfg.ref.controls}"
+    def _publish(self) -> None:
+        """Point the agent's `.sock` alias here. Its `.d/status` and `.d/pid` are the
+        mount daemon's: it reads them off the socket the alias names (SO_PEERCRED)."""
         alias = f"{self.cfg.ctx_host}{self.cfg.ref.abi_path}.sock"
         gid = self.identity.gid if self.owner == self.identity.uid else self.owner
-        if status.startswith("running"):
-            fs_ops.run_as(self.owner, gid, [fs_ops.symlink(alias, self.cfg.paths.socket)])
-        try:
-            ops = [fs_ops.write(f"{controls}/status", status), fs_ops.write(f"{controls}/pid", pid)]
-            fs_ops.run_as(self.owner, gid, ops)
-        except Internal as exc:  # runtime state the mount may keep for itself
-            log(f"status not published: {exc.message}")
+        fs_ops.run_as(self.owner, gid, [fs_ops.symlink(alias, self.cfg.paths.socket)])
 
     def serve(self) -> None:
         signal.signal(signal.SIGTERM, lambda _s, _f: self.stopping.set())
@@ -139,7 +134,6 @@ class Supervisor:
         while any(t.state == RUNNING for t in running) and time.monotonic() < deadline:
             time.sleep(0.05)
         self.broker.stop()
-        self._publish("stopped\n", "")
         shutil.rmtree(self.cfg.paths.rundir, ignore_errors=True)
         if self.cgroup is not None:
             cgroups.leave_and_remove(self.cgroup, os.getpid())

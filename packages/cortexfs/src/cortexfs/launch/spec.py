@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from cortexfs.authorize import subject_of
+from cortexfs.env_rules import reserved_env_key
 from cortexfs.errors import BadInput
 from cortexfs.mount_table import MountEntry, parse_mount_table
 from cortexfs.perm import Perm, parse_perm
@@ -82,7 +83,7 @@ def _env(where: str, text: str) -> tuple[tuple[str, str], ...]:
         key, sep, value = line.partition("=")
         if not sep or not key:
             raise BadInput(f"{where}: {line!r} is not KEY=VALUE")
-        if key.startswith(("LD_", "CTX_")):
+        if reserved_env_key(key):
             raise BadInput(f"{where}: {key} is set by the launcher, not by an agent's env")
         pairs.append((key, value))
     return tuple(pairs)

@@ -1,0 +1,63 @@
+"""An agent's runtime state (`.d/status`, `.d/pid`), derived by the mount daemon.
+
+Nobody writes these through the mount: a forged `pid` (1, another user's process)
+once made an agent undeletable. The daemon instead asks the socket the agent's
+`.sock` alias names: a process listening on the agent's own runtime socket
+(`/run/cortexfs/<abi>.sock` for a root supervisor, `/run/user/<owner>/cortexfs/<abi>.sock`
+for the owner's) is its supervisor, and the kernel (SO_PEERCRED) tells its pid and uid.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import struct
+
+from cortexfs.agent_runtime.paths import run_base
+
+_CRED = struct.Struct("3i")  # struct ucred: pid, uid, gid
+
+
+def _listener(path: str) -> tuple[int, int] | None:
+    """(pid, uid) of the process listening on the Unix socket `path`, if one is."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM | socket.SOCK_NONBLOCK)
+    try:
+        sock.connect(path)
+        pid, uid, _gid = _CRED.unpack(
+            sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _CRED.size)
+        )
+    except OSError:  # absent, refused, not a socket, backlog full: not provably live
+        return None
+    finally:
+        with contextlib.suppress(OSError):
+            sock.close()
+    return pid, uid
+
+
+def supervisor_pid(alias_target: str | None, abi_path: str, owner: int) -> int | None:
+    """The pid of the agent's supervisor, or None when it is not running. Only the
+    agent's own runtime socket counts, served by root or by the agent's owner."""
+    if alias_target is None:
+        return None
+    found = _listener(alias_target)
+    if found is None:
+        return None
+    pid, uid = found
+    if uid not in (0, owner) or alias_target != f"{run_base(uid)}{abi_path}.sock":
+        return None
+    return pid
+
+
+def render(control: str, pid: int | None) -> bytes:
+    """The bytes of `status` or `pid` for a supervisor pid (None: stopped)."""
+    if control == "pid":
+        return b"" if pid is None else f"{pid}\n".encode()
+    return b"stopped\n" if pid is None else b"running\n"
+
+
+def alias_target(sock_path: str) -> str | None:
+    try:
+        return os.readlink(sock_path)
+    except OSError:
+        return None
