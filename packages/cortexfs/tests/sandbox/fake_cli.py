@@ -5,6 +5,7 @@ umask, limits, cgroups, network interfaces, mounts, which PATHs exist and which 
 writable, whether 127.0.0.1:53 answers, and its stdin. `fake-cli hold DIR` writes its pid
 and a child's pid to DIR, then waits; on SIGTERM it writes DIR/term-<pid> and exits.
 `fake-cli raw SOCKET LINE...` sends each line to a Unix socket and prints each reply.
+`fake-cli fork N` and `fake-cli alloc MIB` run into the task and memory limits.
 """
 
 import errno
@@ -110,10 +111,41 @@ def hold(directory):
     time.sleep(60)
 
 
+def fork(count):
+    """Start `count` sleeping children; print how many started and the first failure."""
+    started, failure = [], None
+    for _ in range(count):
+        try:
+            pid = os.fork()
+        except OSError as exc:
+            failure = errno.errorcode.get(exc.errno, str(exc.errno))
+            break
+        if pid == 0:
+            time.sleep(30)
+            os._exit(0)
+        started.append(pid)
+    print(json.dumps({"started": len(started), "failure": failure}), flush=True)
+    for pid in started:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+
+
+def alloc(mib):
+    """Touch `mib` MiB; print a line after each 16 MiB."""
+    chunks = []
+    for done in range(16, mib + 1, 16):
+        chunks.append(b"x" * (16 << 20))
+        print(done, flush=True)
+
+
 def main():
     mode, args = sys.argv[1], sys.argv[2:]
     if mode == "report":
         report(args)
+    elif mode == "fork":
+        fork(int(args[0]))
+    elif mode == "alloc":
+        alloc(int(args[0]))
     elif mode == "hold":
         hold(args[0])
     elif mode == "raw":

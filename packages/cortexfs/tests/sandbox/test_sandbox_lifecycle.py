@@ -3,6 +3,7 @@ killed supervisor takes its sandboxes with it and the agent can be started again
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -62,6 +63,23 @@ def test_limits_reach_the_cgroup(world, make_agent) -> None:
     assert (pids / "pids.max").read_text().strip() == "32"
     supervisor = str(agent.status()["pid"])
     assert supervisor in (pids / "cgroup.procs").read_text().split()
+
+
+def test_cgroup_limits_hold_inside_the_sandbox(world, make_agent) -> None:
+    """The task limit stops forks (the supervisor's threads count too); memory past the
+    limit gets the sandbox's process killed, and the agent runs on."""
+    agent = make_agent("mount:fake read", extra=("--mount", world.fake_row()))
+    limits = ("--memory", str(160 << 20), "--tasks", "32", "--no-workspace")
+    agent.start("/bin/sh", options=limits)
+    forked = agent.events("exec /opt/fake/fake-cli fork 64\n")
+    got = json.loads("".join(e["text"] for e in forked if e["type"] == "delta"))
+    assert 0 < got["started"] < 32 and got["failure"] == "EAGAIN", got
+    grown = agent.events("exec /opt/fake/fake-cli alloc 1024\n")
+    done = grown[-1]
+    assert (done["status"], done["exit_code"]) == ("error", 137), done
+    reached = [int(n) for e in grown if e["type"] == "delta" for n in e["text"].split()]
+    assert 16 <= max(reached) < 160, reached
+    assert agent.events("echo alive\n")[-2]["text"] == "alive\n"
 
 
 def test_killed_supervisor_takes_its_sandboxes(world, make_agent) -> None:
