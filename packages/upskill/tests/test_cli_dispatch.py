@@ -3,6 +3,7 @@
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +21,36 @@ def test_version_fast_path_does_not_import_argparse_or_typing() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert out == f"upskill {__version__}\nFalse False\n"
+
+
+def test_top_level_help_imports_no_argparse_re_enum_typing_or_dataclasses() -> None:
+    code = (
+        "import sys; from upskill.cli import main; main(['--help']); "
+        "print([m for m in ('argparse', 're', 'enum', 'typing', 'dataclasses') "
+        "if m in sys.modules], [m for m in sys.modules if m.startswith('upskill.commands.')])"
+    )
+    env = {**os.environ, "COLUMNS": "80"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    ).stdout
+    assert out.endswith("\n[] []\n")
+
+
+@pytest.mark.parametrize("argv", [[], ["-h"], ["--help"]])
+@pytest.mark.parametrize("columns", [*range(30, 130), 200, 500])
+def test_top_level_help_is_argparses_own_layout(argv: list[str], columns: int) -> None:
+    """`upskill.cli.usage` lays the help out without argparse: byte for byte argparse's
+    text at every width (COLUMNS from the run's environment), or argparse's own below it."""
+    import io
+
+    from upskill.cli.parser import build_parser
+    from upskill.world import World
+
+    expected = build_parser(None, width=columns - 2).format_help()
+    out, err = io.StringIO(), io.StringIO()
+    world = World(Path("/nonexistent"), Path("/nonexistent"), {"COLUMNS": str(columns)})
+    assert main(argv, world=world, stdout=out, stderr=err) == 0
+    assert (out.getvalue(), err.getvalue()) == (expected, "")
 
 
 @pytest.mark.parametrize("flag", ["--version", "-V"])

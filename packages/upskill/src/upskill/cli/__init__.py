@@ -3,8 +3,8 @@
 Start-up is on the hot path of every invocation (a no-op `update` must cost
 little more than the interpreter itself), so this module imports nothing but
 `sys`, `os` and the exit-code table: argparse and the command modules load
-only when a command runs (`upskill.cli.dispatch`), and `--version` answers
-before any of them.
+only when a command runs (`upskill.cli.dispatch`), and `--version` and the
+top-level `--help` (`upskill.cli.usage`) answer before any of them.
 
 The package's other modules are what commands print with: `console` (the
 streams), `ui` (plan and summary lines), `cliargs` (shared flags) and
@@ -51,6 +51,13 @@ def main(
     if args_list in (["--version"], ["-V"]):
         out.write(f"upskill {__version__}\n")
         return exitcodes.OK
+    if args_list in ([], ["-h"], ["--help"]):
+        from upskill.cli.usage import help_width, top_help
+
+        text = top_help(help_width(os.environ if world is None else world.env, out))
+        if text is not None:  # else too narrow: argparse lays it out
+            out.write(text)
+            return exitcodes.OK
     from upskill.cli.dispatch import dispatch
 
     try:

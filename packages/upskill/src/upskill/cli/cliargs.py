@@ -1,10 +1,12 @@
-"""Flags shared by the lifecycle commands (declared once, parsed the same way)."""
+"""Flags shared by the lifecycle commands (declared once, parsed the same way).
+
+The client registry (every client module) loads only for the commands that take
+client flags: `list`, `doctor` or `remove` do not pay for it at start-up.
+"""
 
 from __future__ import annotations
 
 import argparse
-
-from upskill.clients import SELECTABLE_CLIENTS
 
 
 def scope_flags(parser: argparse.ArgumentParser) -> None:
@@ -17,6 +19,8 @@ def scope_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def client_flags(parser: argparse.ArgumentParser) -> None:
+    from upskill.clients import SELECTABLE_CLIENTS
+
     parser.add_argument(
         "--all", dest="all_clients", action="store_true", help="select every supported client"
     )
@@ -29,6 +33,8 @@ def client_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def chosen_clients(args: argparse.Namespace) -> tuple[str, ...]:
+    from upskill.clients import SELECTABLE_CLIENTS
+
     if getattr(args, "all_clients", False):
         return SELECTABLE_CLIENTS
     return tuple(c for c in SELECTABLE_CLIENTS if getattr(args, c, False))

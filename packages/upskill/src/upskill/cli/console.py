@@ -20,10 +20,13 @@ line never reach the terminal. The console's own colour is added after that.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, TextIO
 
+# `typing` costs more than the rest of start-up together: only the type checker
+# imports it here (the `upskill.cli` front end stays free of it).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from typing import TextIO
 
 # Every code point a terminal may act on: C0 but newline and tab, DEL, C1.
 _ESCAPED = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0)) if c not in (9, 10)}

@@ -14,15 +14,19 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, TextIO
 
 from upskill import exitcodes
 from upskill.cli.console import Console
 from upskill.cli.parser import ParserExit, build_parser, load_command, selected_command
+from upskill.cli.usage import help_width
 from upskill.commands import COMMANDS
 
+# `typing` costs more than the rest of start-up together: only the type checker
+# imports it here (the `upskill.cli` front end stays free of it).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from typing import TextIO
 
     from upskill.world import World
 
@@ -80,7 +84,9 @@ class _Boundary:
         self.console = self._console(quiet=False, no_color=False)
 
     def run(self, argv: list[str]) -> int:
-        parser = build_parser(selected_command(argv), streams=self.streams[1:])
+        stdout, stderr = self.streams[1:]
+        width = help_width(self.env, stdout)
+        parser = build_parser(selected_command(argv), streams=(stdout, stderr), width=width)
         try:
             args = parser.parse_args(argv)
         except ParserExit as done:

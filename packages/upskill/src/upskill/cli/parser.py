@@ -15,26 +15,31 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from typing import TYPE_CHECKING, NoReturn, Protocol, TextIO, cast
 
 from upskill import __version__
+from upskill.cli.usage import DESCRIPTION, METAVAR, NO_COLOR, QUIET
 from upskill.commands import COMMANDS
 from upskill.exitcodes import USAGE
 
+# `typing` costs more than the rest of start-up together: only the type checker
+# imports it here (the `upskill.cli` front end stays free of it).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import NoReturn, Protocol, TextIO
+
     from upskill.cli.console import Console
     from upskill.world import World
 
+    class CommandModule(Protocol):
+        def configure(self, parser: argparse.ArgumentParser) -> None: ...
 
-class CommandModule(Protocol):
-    def configure(self, parser: argparse.ArgumentParser) -> None: ...
-
-    def run(self, args: argparse.Namespace, console: Console, world: World) -> int: ...
+        def run(self, args: argparse.Namespace, console: Console, world: World) -> int: ...
 
 
 def load_command(module: str) -> CommandModule:
     """Import a command by its dotted name: the front end never imports commands statically."""
-    return cast(CommandModule, importlib.import_module(f"upskill.commands.{module}"))
+    command: CommandModule = importlib.import_module(f"upskill.commands.{module}")
+    return command
 
 
 class ParserExit(Exception):
@@ -46,11 +51,19 @@ class ParserExit(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    """An ArgumentParser bound to one run's stdout and stderr."""
+    """An ArgumentParser bound to one run's stdout and stderr and help width."""
 
-    def __init__(self, *args: object, streams: tuple[TextIO, TextIO], **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(
+        self, *args: object, streams: tuple[TextIO, TextIO], width: int | None, **kwargs: object
+    ) -> None:
         self.out, self.err = streams
+        self.width = width  # set first: argparse formats while it declares -h
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        if self.width is None:
+            return super()._get_formatter()
+        return self.formatter_class(prog=self.prog, width=self.width)  # type: ignore[call-arg]
 
     def _print_message(self, message: str, file: object = None) -> None:
         # argparse names `sys.stdout` (help, version) or `sys.stderr` (usage, errors).
@@ -76,31 +89,30 @@ class _Parser(argparse.ArgumentParser):
 
 def _global_flags(parser: argparse.ArgumentParser, *, default: object = None) -> None:
     # Sub-parsers use SUPPRESS so a flag given before the command survives.
-    parser.add_argument(
-        "--no-color", action="store_true", default=default, help="disable coloured output"
-    )
-    parser.add_argument(
-        "-q", "--quiet", action="store_true", default=default, help="print only errors and data"
-    )
+    for flags, text in (NO_COLOR, QUIET):
+        parser.add_argument(*flags, action="store_true", default=default, help=text)
 
 
 def build_parser(
-    selected: str | None, *, every: bool = False, streams: tuple[TextIO, TextIO] | None = None
+    selected: str | None,
+    *,
+    every: bool = False,
+    streams: tuple[TextIO, TextIO] | None = None,
+    width: int | None = None,
 ) -> argparse.ArgumentParser:
     """Build the parser; only the selected command's module is imported (`every`: all of
     them, for shell completion, which must know every command's options). `streams`: where
-    help and usage errors go (default: the process's stdout and stderr)."""
+    help and usage errors go (default: the process's stdout and stderr); `width`: of help
+    (`upskill.cli.usage.help_width`; default: argparse's, from the process's terminal)."""
     streams = streams or (sys.stdout, sys.stderr)
-    parser = _Parser(
-        prog="upskill",
-        description="Author rules, skills and agents once; install them into every AI client.",
-        streams=streams,
-    )
+    parser = _Parser(prog="upskill", description=DESCRIPTION, streams=streams, width=width)
     parser.add_argument("-V", "--version", action="version", version=f"upskill {__version__}")
     _global_flags(parser, default=False)
-    sub = parser.add_subparsers(dest="command", metavar="<command>", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar=METAVAR, parser_class=_Parser)
     for name, (module, summary) in COMMANDS.items():
-        child = sub.add_parser(name, help=summary, description=summary, streams=streams)
+        child = sub.add_parser(
+            name, help=summary, description=summary, streams=streams, width=width
+        )
         _global_flags(child, default=argparse.SUPPRESS)
         if every or name == selected:
             load_command(module).configure(child)

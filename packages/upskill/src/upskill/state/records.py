@@ -18,8 +18,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from upskill.clients import SELECTABLE_CLIENTS
-
 SCOPES = ("project", "user")  # the clients' own scope names (upskill global = `user`)
 MCP_STATUSES = ("installed", "skipped")
 PLUGIN_STATUSES = ("installed", "skipped", "instructions")
@@ -102,6 +100,10 @@ def _get_choice(d: Mapping[str, Any], key: str, where: str, choices: tuple[str, 
 
 
 def _client(d: Mapping[str, Any], where: str) -> str:
+    # The client registry (every client module) loads only when a record names a client,
+    # not for every lockfile read (`upskill list` in a scope without MCP or plugin records).
+    from upskill.clients import SELECTABLE_CLIENTS
+
     client = _get_choice(d, "client", where, SELECTABLE_CLIENTS)
     if client is None:
         raise RecordError(f"{where}: field `client` is required")
