@@ -100,6 +100,7 @@ def test_doctor_on_a_healthy_mount(ctx_mount, run) -> None:
         "ok fuse-mount",
         "ok status",
         "ok root-abi",
+        "ok reference-tree",
         "ok ctx-home",
         f"ok ctx-path {root}/tool",
         f"ok ctx-path {root}/home/0/tool",

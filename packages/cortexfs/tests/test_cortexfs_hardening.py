@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import errno
 import os
+import shutil
 import stat
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -174,3 +178,59 @@ def test_labels_are_checked_against_types_in_use(ctx_mount, unique: str, as_uid)
     assert as_uid(OTHER_UID, lambda: write_whole(mine / "label", b"nolabel\n")) == errno.EINVAL
     assert (mine / "label").read_bytes() == f"user_u:agent_r:{unique}_t:s0\n".encode()
     assert label(0, agents / "coder.d", "coder_t") == 0  # root labels with any type
+
+
+def test_the_reference_tree_is_immutable(ctx_mount, as_uid) -> None:
+    root = ctx_mount.root
+    docs = root / "shared" / "cortexfs-docs"
+    refused = {
+        "unlink model/helper": lambda: os.unlink(root / "model" / "helper"),
+        "unlink model/debug/echo": lambda: os.unlink(root / "model" / "debug" / "echo"),
+        "unlink agent/coder": lambda: os.unlink(root / "agent" / "coder"),
+        "unlink the state": lambda: os.unlink(root / "bin" / "cortexfs.bootstrap.json"),
+        "unlink the man page": lambda: os.unlink(docs / "man" / "cortexfs.7"),
+        "rewrite the man page": lambda: (docs / "man" / "cortexfs.7").write_text("x\n"),
+        "add to the docs": lambda: (docs / "notes.txt").write_text("x\n"),
+        "mkdir in the docs": lambda: os.mkdir(docs / "more"),
+        "rmdir the docs": lambda: os.rmdir(docs / "man"),
+        "rename the docs": lambda: os.rename(docs / "man", docs / "woman"),
+        "chmod the docs": lambda: os.chmod(docs, 0o700),
+    }
+    assert {what: err(action) for what, action in refused.items()} == dict.fromkeys(
+        refused, errno.EROFS
+    )
+    modes = {p: stat.S_IMODE((docs / p).stat().st_mode) for p in (".", "man", "man/cortexfs.7")}
+    assert modes == {".": 0o755, "man": 0o755, "man/cortexfs.7": 0o644}
+    page = (docs / "man" / "cortexfs.7").read_bytes()
+    assert page.startswith(b"CORTEXFS(7)\n")
+    assert as_uid(OTHER_UID, lambda: (docs / "man" / "cortexfs.7").read_bytes()) == 0
+    assert as_uid(OTHER_UID, lambda: os.listdir(docs / "man")) == 0
+
+
+def test_doctor_sees_and_a_remount_repairs_the_reference_tree(fresh_mount, remount, run):
+    storage = fresh_mount.storage
+    ctx = str(Path(sys.executable).parent / "ctx")
+    os.unlink(storage / "model" / "helper")  # behind the mount's back
+    shutil.rmtree(storage / "shared" / "cortexfs-docs" / "man")
+    os.chmod(storage / "shared" / "cortexfs-docs", 0o700)  # as an older bootstrap made it
+    os.unlink(storage / "agent" / "coder")
+    time.sleep(1.2)  # the kernel's entry cache (1 s) forgets them
+    doctor = run([ctx, "doctor"], fresh_mount.env())
+    assert doctor.returncode == 1
+    assert "fail reference-tree: missing /model/helper, /agent/coder, " in doctor.stdout.decode()
+    subprocess.run(["fusermount3", "-u", str(fresh_mount.root)], timeout=20, check=True)
+    assert fresh_mount.proc.wait(timeout=10) == 0
+    again = remount(fresh_mount)
+    assert again.log.read_text().splitlines() == [
+        f"cortexfs-mount: restored reference entry {path}"
+        for path in ("model/helper", "agent/coder", "shared/cortexfs-docs",
+                     "shared/cortexfs-docs/man", "shared/cortexfs-docs/man/cortexfs.7")
+    ]  # fmt: skip
+    assert os.readlink(again.root / "model" / "helper") == "/ctx/model/debug/echo"
+    assert (again.root / "agent" / "coder").read_text().splitlines()[1:] == [
+        "# cortexfs.object=agent", "# cortexfs.name=coder",
+    ]  # fmt: skip
+    assert stat.S_IMODE((again.root / "shared" / "cortexfs-docs").stat().st_mode) == 0o755
+    healthy = run([ctx, "doctor"], again.env())
+    assert healthy.returncode == 0, healthy.stdout
+    assert "ok reference-tree" in healthy.stdout.decode().splitlines()

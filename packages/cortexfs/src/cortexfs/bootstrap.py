@@ -1,4 +1,5 @@
-"""Create the reference tree in an empty storage directory; refuse anything else."""
+"""Create the reference tree in an empty storage directory, or repair it in an existing
+CortexFS tree; refuse anything else."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import json
 import os
 
 from cortexfs.errors import BadInput
+from cortexfs.layout import Kind, classify
 from cortexfs.storage import Backing
 from cortexfs.templates import TREE_VERSION, reference_tree
 
@@ -24,6 +26,27 @@ def tree_version(storage: str) -> int | None:
     if type(version) is not int:
         raise BadInput(f"{storage}/{STATE_FILE}: tree_version is not an integer")
     return version
+
+
+def repair(storage: str, runner: str) -> list[str]:
+    """Restore reference entries missing from an existing tree (never overwriting one
+    that exists) and the modes of the shared ones, which are presented as stored.
+    Returns the storage-relative paths it restored or re-moded, in tree order."""
+    backing = Backing(storage)
+    fixed = []
+    for entry in reference_tree(runner):
+        if classify(f"/{entry.path}").kind is Kind.HOME_FILE:
+            continue  # root's .tshrc is root's to remove
+        real = os.path.join(backing.root, entry.path)
+        if not os.path.lexists(real):
+            backing.write_entries([entry])
+            fixed.append(entry.path)
+            continue
+        shared = entry.path.startswith("shared/") and entry.link is None
+        if shared and os.stat(real).st_mode & 0o7777 != entry.mode:
+            os.chmod(real, entry.mode)
+            fixed.append(entry.path)
+    return fixed
 
 
 def bootstrap(storage: str, runner: str) -> bool:

@@ -14,6 +14,7 @@ from cortexfs.errors import BadInput, Failed, Unavailable
 from cortexfs.layout import ROOT_ENTRIES, classify
 from cortexfs.names import name_problem
 from cortexfs.resolve import which
+from cortexfs.templates import reference_paths
 from cortexfs.xattrs import PREFIX, kind_string
 
 
@@ -141,6 +142,10 @@ def doctor(env: CtxEnv) -> tuple[list[str], bool]:
             check(name, None)
         except (Unavailable, Failed) as exc:
             check(name, exc.message)
+    root = env.root.rstrip("/")
+    missing = [p for p in reference_paths() if not os.path.lexists(root + p)]
+    reference = f"missing {', '.join(missing)} (remounting restores them)" if missing else None
+    check("reference-tree", reference)
     check("ctx-home", None if os.path.isdir(env.home) else f"{env.home} does not exist")
     for entry in env.path:
         check(f"ctx-path {entry}", None if os.path.isdir(entry) else "not a directory")

@@ -18,6 +18,7 @@ from cortexfs.labels import parse_label, type_problem
 from cortexfs.layout import Kind, Node
 from cortexfs.names import name_problem
 from cortexfs.objects import ObjectClass
+from cortexfs.templates import PROTECTED_PATHS, PROTECTED_SPACES
 
 READ_ONLY_CLASSES = (ObjectClass.BIN, ObjectClass.CHANNEL)
 # Controls nobody may rewrite through the mount: identity and provider limits.
@@ -56,6 +57,16 @@ def _read_only(node: Node) -> FsRefusal:
     return refuse(errno.EROFS, f"{node.path} is read-only")
 
 
+def protected(node: Node) -> bool:
+    """Part of the reference tree nobody changes (templates.PROTECTED_*)."""
+    return node.path in PROTECTED_PATHS or node.shared_space in PROTECTED_SPACES
+
+
+def _reference(node: Node) -> None:
+    if protected(node):
+        raise refuse(errno.EROFS, f"{node.path} is part of the reference tree")
+
+
 def _object_structure(node: Node) -> None:
     if node.object_class in READ_ONLY_CLASSES:
         raise _read_only(node)
@@ -90,6 +101,7 @@ def open_read(node: Node, uid: int, owner: int) -> None:
 
 
 def open_write(node: Node, uid: int, owner: int) -> Plan:
+    _reference(node)
     if node.kind is Kind.CONTROL:
         return _control_write(node, uid, owner)
     if node.kind is Kind.CONTROL_TEMP:
@@ -129,6 +141,7 @@ def _new_object(node: Node, uid: int, owner: int) -> Plan:
 
 def mkdir(node: Node, uid: int, owner: int) -> Plan:
     kind = node.kind
+    _reference(node)
     _object_structure(node)
     if kind is Kind.CONTROLS:
         return _new_object(node, uid, owner)
@@ -161,6 +174,7 @@ def _agent_state_dir(node: Node) -> bool:
 
 
 def rmdir(node: Node, uid: int, owner: int, empty: bool) -> Plan:
+    _reference(node)
     state_dir = node.kind is Kind.OBJECT and _agent_state_dir(node)
     if node.kind not in (*PLAIN_KINDS, Kind.SHARED_SPACE) and not state_dir:
         raise _read_only(node)
@@ -172,6 +186,7 @@ def rmdir(node: Node, uid: int, owner: int, empty: bool) -> Plan:
 
 def unlink(node: Node, uid: int, owner: int, live: bool) -> Plan:
     kind = node.kind
+    _reference(node)
     if kind is Kind.OBJECT:
         _object_structure(node)
         _require_owner(uid, owner, node.path)
@@ -187,6 +202,8 @@ def unlink(node: Node, uid: int, owner: int, live: bool) -> Plan:
 
 
 def rename(old: Node, new: Node, uid: int, owner_old: int, owner_new: int) -> Plan:
+    _reference(old)
+    _reference(new)
     if old.kind is Kind.CONTROL_TEMP and new.kind is Kind.CONTROL:
         if old.parent != new.parent:
             raise refuse(errno.EXDEV, "controls are replaced by a rename in the same directory")
@@ -204,6 +221,8 @@ def rename(old: Node, new: Node, uid: int, owner_old: int, owner_new: int) -> Pl
 
 
 def chmod(node: Node, uid: int, owner: int, has_perm_control: bool) -> Plan:
+    if node.kind is not Kind.OBJECT:  # an object's mode bits are its perm control
+        _reference(node)
     if node.kind is Kind.OBJECT and has_perm_control:
         _object_structure(node)
         _require_owner(uid, owner, node.path)
@@ -214,6 +233,7 @@ def chmod(node: Node, uid: int, owner: int, has_perm_control: bool) -> Plan:
 
 
 def symlink(node: Node, uid: int, owner: int, target: str) -> Plan:
+    _reference(node)
     if node.kind is not Kind.SOCK or node.object_class is not ObjectClass.AGENT:
         raise _read_only(node)
     _require_owner(uid, owner, node.path)

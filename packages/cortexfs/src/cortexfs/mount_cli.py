@@ -109,7 +109,7 @@ def serve(source: str, mountpoint: str, foreground: bool, runner: str, timeout: 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
-    from cortexfs.bootstrap import bootstrap
+    from cortexfs.bootstrap import bootstrap, repair
     from cortexfs.runner_path import default_runner
     from cortexfs.storage import Backing
 
@@ -119,7 +119,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.init:
             os.makedirs(source, mode=0o700, exist_ok=True)
         lock = lock_storage(source)
-        bootstrap(source, runner)
+        if not bootstrap(source, runner):
+            for path in repair(source, runner):
+                print(f"cortexfs-mount: restored reference entry {path}", file=sys.stderr)
         Backing(source).sweep_temps()
         serve(source, mountpoint, args.foreground, runner, args.attr_timeout)
         os.close(lock)

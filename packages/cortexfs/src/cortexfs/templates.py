@@ -6,9 +6,20 @@ import json
 from dataclasses import dataclass
 
 from cortexfs.labels import default_label
-from cortexfs.objects import ObjectClass, ObjectHeader, render_object
+from cortexfs.objects import RUNNER_NAME, ObjectClass, ObjectHeader, render_object
 
 TREE_VERSION = 1
+DOCS_SPACE = "cortexfs-docs"
+# Reference entries nobody removes or replaces through the mount (EROFS, root too);
+# bootstrap restores any that vanish behind its back. Controls of the reference
+# objects stay their owner's to change.
+PROTECTED_PATHS = frozenset(
+    {
+        "/bin/cortexfs.bootstrap.json", "/model/debug", "/model/debug/echo", "/model/main",
+        "/model/helper", "/model/route", "/agent/coder", "/agent/coder.sock",
+    }
+)  # fmt: skip
+PROTECTED_SPACES = frozenset({DOCS_SPACE})
 
 
 @dataclass(frozen=True)
@@ -89,14 +100,23 @@ def reference_tree(runner: str) -> list[Entry]:
     entries += _override(coder, Entry("agent/coder.d/label", b"user_u:agent_r:coder_t:s0\n"))
     entries.append(Entry("agent/coder.sock", link="/run/cortexfs/agent/coder.sock"))
     entries += home_entries(0)
-    entries += [
-        Entry("shared/cortexfs-docs", mode=0o700),
-        Entry("shared/cortexfs-docs/man", mode=0o700),
-        Entry("shared/cortexfs-docs/man/cortexfs.7", _MAN_PAGE.encode(), mode=0o644),
+    entries += [  # documentation every uid reads
+        Entry(f"shared/{DOCS_SPACE}", mode=0o755),
+        Entry(f"shared/{DOCS_SPACE}/man", mode=0o755),
+        Entry(f"shared/{DOCS_SPACE}/man/cortexfs.7", _MAN_PAGE.encode(), mode=0o644),
     ]
     state = {"tree_version": TREE_VERSION, "migrations": []}
     entries.append(Entry("bin/cortexfs.bootstrap.json", (json.dumps(state) + "\n").encode()))
     return entries
+
+
+def reference_paths() -> list[str]:
+    """ABI paths of the reference tree outside homes and controls: what `ctx doctor`
+    expects to find."""
+    return [
+        f"/{e.path}" for e in reference_tree(f"/{RUNNER_NAME}")
+        if not e.path.startswith("home/") and ".d/" not in e.path
+    ]  # fmt: skip
 
 
 def _override(entries: list[Entry], replacement: Entry) -> list[Entry]:
