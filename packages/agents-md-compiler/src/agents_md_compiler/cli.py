@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import IO, NoReturn
 
+from agents_md_compiler.completion import SHELLS
 from agents_md_compiler.errors import EXIT_ERROR, CompilerError, MutationError
 from agents_md_compiler.invocation import Invocation
 from agents_md_compiler.outcome import Outcome
@@ -98,6 +99,8 @@ def build_parser() -> argparse.ArgumentParser:
     _paths(codex, "manifest", "lock", "target", "cwd")
     codex.add_argument("--timeout", metavar="SECONDS", type=float, default=60.0)
     sub("version", "print the installed version")
+    completion = sub("completion", "print a shell completion script (bash, zsh or fish)")
+    completion.add_argument("shell", choices=SHELLS)
     return parser
 
 
@@ -112,6 +115,7 @@ def _handlers() -> dict[str, Handler]:
         cmd_status,
         cmd_validate,
     )
+    from agents_md_compiler.completion import cmd_completion
     from agents_md_compiler.scaffold import cmd_init
 
     return {
@@ -124,6 +128,7 @@ def _handlers() -> dict[str, Handler]:
         "install": cmd_install,
         "rollback": cmd_rollback,
         "verify-codex": cmd_verify_codex,
+        "completion": cmd_completion,
     }
 
 
