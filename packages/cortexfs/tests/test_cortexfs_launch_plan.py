@@ -17,6 +17,7 @@ from cortexfs.launch.chain import HostTools, SystemView
 from cortexfs.launch.host import is_storage, runtime_roots, unreachable
 from cortexfs.launch.identity import Identity, Operator
 from cortexfs.launch.limits import Limits, prlimit_args
+from cortexfs.launch.mounts import PathFacts
 from cortexfs.launch.plan import HostFacts, LaunchRequest, plan_launch
 from cortexfs.launch.spec import AgentRef, parse_spec
 
@@ -39,10 +40,14 @@ def spec(**overrides: str):
     return parse_spec(AgentRef("coder", "/agent/coder"), controls(**overrides))
 
 
+def in_storage(path: str) -> bool:
+    return path.startswith("/var/lib/cfs")
+
+
 def facts(**overrides: object) -> HostFacts:
     base = HostFacts(
         tools=TOOLS, view=VIEW, tun_usable=True, cgroup=True, runtime_roots=("/opt/cfs",),
-        user_name=lambda uid: f"u{uid}", exposes_ctx=lambda path: path.startswith("/var/lib/cfs"),
+        user_name=lambda uid: f"u{uid}", paths=PathFacts(lambda path: path, in_storage),
         unreachable=lambda path, identity: None,
     )  # fmt: skip
     return replace(base, **overrides)  # type: ignore[arg-type]
@@ -172,6 +177,15 @@ def test_mount_rows_the_launcher_refuses(mount: str, message: str) -> None:
                 policy="allow coder_t mount:x read\nallow coder_t mount:workspace read\n",
             )
         )
+
+
+def test_binds_name_the_resolved_path_that_was_checked() -> None:
+    links = {"/srv/tools": "/srv/real-tools", "/home/me/proj": "/var/lib/cfs/home"}
+    host = facts(paths=PathFacts(lambda path: links.get(path, path), in_storage))
+    launch = plan(request=LaunchRequest(("x",), False, "/srv/ws"), host=host)
+    assert has(list(launch.argv), "--ro-bind", "/srv/real-tools", "/opt/tools")
+    with pytest.raises(BadInput, match=r"^/home/me/proj: the workspace is, holds or lies"):
+        plan(host=host)  # its workspace /home/me/proj resolves into the storage
 
 
 def test_workspace_in_storage_and_separate_root_are_refused() -> None:

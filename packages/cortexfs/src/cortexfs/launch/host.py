@@ -15,6 +15,7 @@ from cortexfs.errors import Unavailable
 from cortexfs.launch.cgroups import detect_cgroups
 from cortexfs.launch.chain import HostTools, SystemView
 from cortexfs.launch.identity import Identity
+from cortexfs.launch.mounts import PathFacts
 from cortexfs.launch.plan import HostFacts
 
 # Tools are looked up on a fixed system PATH, never the operator's.
@@ -175,7 +176,7 @@ def gather(runner: str, operator_uid: int) -> HostFacts:
         cgroup=operator_uid == 0 and detect_cgroups() is not None,
         runtime_roots=runtime_roots(runner),
         user_name=user_name,
-        exposes_ctx=storage_guard(),
+        paths=PathFacts(os.path.realpath, storage_guard()),
         unreachable=unreachable,
     )
 

@@ -44,6 +44,15 @@ class Bind:
 
 
 @dataclass(frozen=True)
+class PathFacts:
+    """What the host says about a host path a bind names. The plan binds the resolved
+    path (no symlinks) it checked, not the text, which could be retargeted meanwhile."""
+
+    resolve: Callable[[str], str]
+    exposes_ctx: Callable[[str], bool]  # is, holds or lies in a CortexFS mount or storage
+
+
+@dataclass(frozen=True)
 class MountPlan:
     binds: tuple[Bind, ...]
     ctx_writable: bool
@@ -69,9 +78,7 @@ def _granted(spec: AgentSpec, target: str, writable: bool) -> tuple[bool, bool]:
     return spec.allows("mount", name, "read"), False
 
 
-def _rows(
-    spec: AgentSpec, exposes_ctx: Callable[[str], bool], taken: set[str]
-) -> tuple[list[Bind], list[str]]:
+def _rows(spec: AgentSpec, host: PathFacts, taken: set[str]) -> tuple[list[Bind], list[str]]:
     binds: list[Bind] = []
     notes: list[str] = []
     for row in spec.mounts:
@@ -79,7 +86,8 @@ def _rows(
         unsupported = [o for o in row.options if o not in HONOURED_OPTIONS]
         if unsupported:
             raise BadInput(f"{where}: option {','.join(unsupported)} is not supported")
-        if exposes_ctx(row.source):
+        source = host.resolve(row.source)
+        if host.exposes_ctx(source):
             what = "source is, holds or lies in CortexFS storage or a CortexFS mount"
             raise BadInput(f"{where}: {what}; use /ctx")
         if row.target in taken or _under(row.target, (CTX,)):
@@ -92,7 +100,7 @@ def _rows(
         if row.writable and not writable:
             notes.append(f"{row.target}: read-only (policy grants no mount:{name} write)")
         taken.add(row.target)
-        binds.append(Bind(row.source, row.target, writable))
+        binds.append(Bind(source, row.target, writable))
     return binds, notes
 
 
@@ -135,7 +143,7 @@ def plan_mounts(
     runtime_roots: tuple[str, ...],
     workspace: str | None,
     broker_host: str,
-    exposes_ctx: Callable[[str], bool],
+    host: PathFacts,
     cwd: str | None = None,
 ) -> MountPlan:
     """Binds in the order bubblewrap applies them: runtime, /ctx, its authority read-only
@@ -150,9 +158,10 @@ def plan_mounts(
     notes: list[str] = []
     taken = {WORKSPACE} if workspace else set()
     if workspace:
-        if exposes_ctx(workspace):
+        given, workspace = workspace, host.resolve(workspace)
+        if host.exposes_ctx(workspace):
             raise BadInput(
-                f"{workspace}: the workspace is, holds or lies in CortexFS storage or a "
+                f"{given}: the workspace is, holds or lies in CortexFS storage or a "
                 "CortexFS mount; choose another (--workspace DIR) or --no-workspace"
             )
         bound, writable = _granted(spec, WORKSPACE, True)
@@ -161,7 +170,7 @@ def plan_mounts(
         else:
             taken.clear()
             notes.append(f"{WORKSPACE}: left out (policy grants no mount:workspace read)")
-    rows, row_notes = _rows(spec, exposes_ctx, taken)
+    rows, row_notes = _rows(spec, host, taken)
     binds += rows
     if cwd is not None and (not cwd.startswith("/") or "/../" in f"{cwd}/"):
         raise BadInput(f"cwd {cwd!r} must be an absolute path without '..'")

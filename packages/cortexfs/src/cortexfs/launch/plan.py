@@ -9,7 +9,7 @@ from cortexfs.errors import BadInput, Unavailable
 from cortexfs.launch.chain import HostTools, Launch, SystemView, build_chain, sandbox_env
 from cortexfs.launch.identity import Identity, Operator, derive_identity
 from cortexfs.launch.limits import Limits
-from cortexfs.launch.mounts import plan_mounts
+from cortexfs.launch.mounts import PathFacts, plan_mounts
 from cortexfs.launch.network import plan_network
 from cortexfs.launch.spec import AgentSpec
 
@@ -22,7 +22,7 @@ class HostFacts:
     cgroup: bool
     runtime_roots: tuple[str, ...]
     user_name: Callable[[int], str]
-    exposes_ctx: Callable[[str], bool]
+    paths: PathFacts
     unreachable: Callable[[str, Identity], str | None]  # why `path` is not reachable
 
 
@@ -60,7 +60,7 @@ def plan_launch(
     # legacy tsh launch keeps it read-only.
     mounts = plan_mounts(
         spec, ctx_host, bool(request.command), host.runtime_roots, request.workspace,
-        broker_host, host.exposes_ctx, cwd,
+        broker_host, host.paths, cwd,
     )  # fmt: skip
     network = plan_network(spec, host.tools.pasta, host.tun_usable, operator.is_root)
     env = sandbox_env(spec, identity, operator_env, host.user_name(identity.uid))
