@@ -234,3 +234,45 @@ def test_doctor_sees_and_a_remount_repairs_the_reference_tree(fresh_mount, remou
     healthy = run([ctx, "doctor"], again.env())
     assert healthy.returncode == 0, healthy.stdout
     assert "ok reference-tree" in healthy.stdout.decode().splitlines()
+
+
+def test_xattrs_say_what_each_path_is(ctx_mount, unique: str, listening) -> None:
+    root = ctx_mount.root
+    agents = root / "agent"
+    os.mkdir(agents / f"{unique}.d")
+    os.symlink(f"/run/cortexfs/agent/{unique}.sock", agents / f"{unique}.sock")
+    names = ("kind", "origin", "mime_type", "cache_policy")
+
+    def attrs(path: Path) -> tuple[str, ...]:
+        return tuple(os.getxattr(path, f"user.cortexfs.{n}").decode() for n in names)
+
+    got = {
+        rel: attrs(root / rel)
+        for rel in (
+            "bin/cortexfs.bootstrap.json", "bin/ctx", "model/route", "agent/coder.d",
+            "agent/coder.d/perm", "agent/coder.d/meta.json", "status",
+            "shared/cortexfs-docs/man/cortexfs.7", f"agent/{unique}.d/status",
+        )
+    }  # fmt: skip
+    assert got == {
+        "bin/cortexfs.bootstrap.json": ("ctx.bin.data", "disk", "application/json", "keep"),
+        "bin/ctx": ("ctx.bin.exec", "disk", "application/x-cortexfs-object", "keep"),
+        "model/route": ("ctx.model.data", "disk", "text/plain; charset=utf-8", "keep"),
+        "agent/coder.d": ("ctx.agent.controls", "disk", "inode/directory", "reread"),
+        "agent/coder.d/perm": ("ctx.agent.control", "disk", "text/plain; charset=utf-8",
+                               "reread"),
+        "agent/coder.d/meta.json": ("ctx.agent.control", "disk", "application/json", "reread"),
+        "status": ("ctx.status", "virtual", "text/plain; charset=utf-8", "keep"),
+        "shared/cortexfs-docs/man/cortexfs.7": ("ctx.shared.file", "disk", "text/troff", "keep"),
+        f"agent/{unique}.d/status": ("ctx.agent.control", "virtual", "text/plain; charset=utf-8",
+                                     "direct"),
+    }  # fmt: skip
+    status = agents / f"{unique}.d" / "status"
+    assert os.getxattr(status, "user.cortexfs.bytes") == b"8"  # "stopped\n"
+    assert os.getxattr(root / "status", "user.cortexfs.storage") == b"storage"
+    assert os.getxattr(root / "status", "user.cortexfs.cache_ttl_ms") == b"1000"
+    with listening(f"/run/cortexfs/agent/{unique}.sock"):
+        assert os.getxattr(status, "user.cortexfs.bytes") == b"8"  # "running\n"
+        pid = agents / f"{unique}.d" / "pid"
+        assert os.getxattr(pid, "user.cortexfs.bytes") == str(len(f"{os.getpid()}\n")).encode()
+    assert "user.cortexfs.context_tokens" not in os.listxattr(root / "status")

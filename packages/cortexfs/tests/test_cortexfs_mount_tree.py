@@ -81,9 +81,13 @@ def test_xattrs_are_read_only(ctx_mount) -> None:
         "user.cortexfs.kind": b"ctx.agent.exec",
         "user.cortexfs.origin": b"disk",
         "user.cortexfs.abi_path": b"/ctx/agent/coder",
+        "user.cortexfs.storage": b"storage",
+        "user.cortexfs.mime_type": b"application/x-cortexfs-object",
         "user.cortexfs.bytes": str(size).encode(),
         "user.cortexfs.token_estimate": str((size + 3) // 4).encode(),
         "user.cortexfs.tokenizer": b"byte-estimate-v1",
+        "user.cortexfs.cache_policy": b"keep",
+        "user.cortexfs.cache_ttl_ms": b"1000",
     }
     assert sorted(os.listxattr(coder)) == sorted(expected)
     assert {name: os.getxattr(coder, name) for name in expected} == expected

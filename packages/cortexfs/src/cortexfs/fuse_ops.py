@@ -30,7 +30,7 @@ from cortexfs.runtime_state import render as render_state
 from cortexfs.storage import Backing, atomic_write, fsync_dir
 from cortexfs.storage_binds import refuse_storage_rows
 from cortexfs.templates import home_entries, object_entries
-from cortexfs.xattrs import PREFIX, names, xattr_values
+from cortexfs.xattrs import PREFIX, Facts, names, xattr_values
 
 Caller = Callable[[], tuple[int, int, int]]
 
@@ -62,9 +62,11 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
     use_ns = True
 
     def __init__(
-        self, backing: Backing, runner: str, caller: Caller, invalidator: Invalidator | None = None
-    ) -> None:
+        self, backing: Backing, runner: str, caller: Caller, invalidator: Invalidator | None = None,
+        attr_timeout: float = 1.0,
+    ) -> None:  # fmt: skip
         self.backing = backing
+        self.attr_timeout = attr_timeout
         self.runner = runner
         self.caller = caller
         self.table = HandleTable()
@@ -418,10 +420,15 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
     # -- xattrs --------------------------------------------------------------
     def _xattrs(self, path: str) -> dict[str, bytes]:
         node = self._node(path)
-        if node.kind is Kind.STATUS:
-            return xattr_values(node, False, len(STATUS_BYTES), self.backing.root)
+        ttl = round(self.attr_timeout * 1000)
+        derived = STATUS_BYTES if node.kind is Kind.STATUS else self._derived(node)
+        if derived is not None:
+            facts = Facts(False, False, len(derived), True, self.backing.root, ttl)
+            return xattr_values(node, facts)
         st = os.lstat(self._real(node))
-        return xattr_values(node, stat.S_ISDIR(st.st_mode), st.st_size, self.backing.root)
+        is_exec = stat.S_ISREG(st.st_mode) and bool(st.st_mode & 0o100)
+        facts = Facts(stat.S_ISDIR(st.st_mode), is_exec, st.st_size, False, self.backing.root, ttl)
+        return xattr_values(node, facts)
 
     def getxattr(self, path: str, name: str, position: int = 0) -> bytes:
         if not name.startswith(PREFIX):  # e.g. security.capability, asked on every write

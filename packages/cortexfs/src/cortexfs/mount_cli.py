@@ -90,7 +90,7 @@ def serve(source: str, mountpoint: str, foreground: bool, runner: str, timeout: 
     from cortexfs.fuse_ops import CortexOps
     from cortexfs.storage import Backing
 
-    ops = CortexOps(Backing(source), runner, mfusepy.fuse_get_context)
+    ops = CortexOps(Backing(source), runner, mfusepy.fuse_get_context, attr_timeout=timeout)
     CortexFUSE(
         ops,
         mountpoint,
