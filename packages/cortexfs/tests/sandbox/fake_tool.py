@@ -1,8 +1,10 @@
 """A fake tool, run by the broker outside the sandbox with the agent's identity: prints
-who and where it runs (uid, groups, mount and network namespace), its args and stdin."""
+who and where it runs (uid, groups, mount and network namespace, rlimits), its args
+and stdin."""
 
 import json
 import os
+import resource
 import sys
 
 print(
@@ -17,6 +19,8 @@ print(
             "args": sys.argv[1:],
             "stdin": sys.stdin.read(),
             "env": sorted(os.environ),
+            "nofile": resource.getrlimit(resource.RLIMIT_NOFILE),
+            "core": resource.getrlimit(resource.RLIMIT_CORE),
         }
     )
 )

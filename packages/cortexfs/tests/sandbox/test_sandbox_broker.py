@@ -89,6 +89,7 @@ def test_call_runs_outside_the_sandbox_as_the_agent(world, tooled) -> None:
     assert result["mntns"] == os.readlink("/proc/self/ns/mnt")
     assert result["netns"] == os.readlink("/proc/self/ns/net")
     assert result["env"] == ["HOME", "LANG", "LOGNAME", "PATH", "USER"]
+    assert (result["nofile"], result["core"]) == ([4096, 4096], [0, 0])  # the sandbox's
 
 
 def test_forged_environment_changes_nothing(world, tooled) -> None:

@@ -27,6 +27,7 @@ from cortexfs.jsonl_socket import Conn, Peer, listen
 from cortexfs.launch import cgroups
 from cortexfs.launch.chain import Launch
 from cortexfs.launch.identity import Operator
+from cortexfs.launch.limits import prlimit_args
 from cortexfs.launch.plan import HostFacts, LaunchRequest, plan_launch
 from cortexfs.launch.spec import AgentRef
 
@@ -63,7 +64,9 @@ class Supervisor:
         home = f"{cfg.ctx_host}/home/{self.identity.uid}/agent/{cfg.ref.name}"
         self.runner = TurnRunner(self._plan, home, cfg.ref.abi_path, cfg.paths.stderr, self.roots)
         self.runner.last = first
-        agent = BrokerAgent(cfg.ref, cfg.ctx_host, self.identity, cfg.operator.is_root)
+        limit = (host.tools.prlimit, *prlimit_args(first.limits, host.view.nofile_hard,
+                                                     first.cgroup), "--")  # fmt: skip
+        agent = BrokerAgent(cfg.ref, cfg.ctx_host, self.identity, cfg.operator.is_root, limit)
         self.broker = Broker(cfg.paths.broker, agent, self._is_member)
         self._listener: socket.socket | None = None
 

@@ -10,7 +10,7 @@ import selectors
 import signal
 import socket
 import subprocess
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cortexfs.broker.calls import authorise, driver_path, resolve, shown, trusted_env
 from cortexfs.broker.protocol import reply
@@ -19,7 +19,9 @@ from cortexfs.events import EventWriter
 from cortexfs.jsonl_socket import Conn
 from cortexfs.launch.host import python_command
 from cortexfs.launch.identity import Identity
-from cortexfs.launch.spec import AgentRef
+
+if TYPE_CHECKING:
+    from cortexfs.broker.server import BrokerAgent
 
 _TERM_GRACE = 2.0
 
@@ -98,16 +100,16 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
             continue
 
 
-def _spawn(job: dict[str, Any], stdin: int | None, identity: Identity, switch: bool,
-           ) -> subprocess.Popen[bytes]:  # fmt: skip
+def _spawn(job: dict[str, Any], stdin: int | None, agent: BrokerAgent) -> subprocess.Popen[bytes]:
+    identity = agent.identity
     read_end, write_end = os.pipe()
     try:
         proc = subprocess.Popen(
-            [*python_command("cortexfs.broker.exec_child"), str(read_end)],
+            [*agent.limit, *python_command("cortexfs.broker.exec_child"), str(read_end)],
             stdin=stdin if stdin is not None else subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, pass_fds=(read_end,),
             env=_child_env(identity.uid), cwd="/", start_new_session=True,
-            **_credentials(identity, switch),
+            **_credentials(identity, agent.switch_credentials),
         )  # fmt: skip
     finally:
         os.close(read_end)
@@ -132,11 +134,11 @@ def _refused(writer: EventWriter, exc: CtxError, ctx_host: str) -> int:
 
 
 def _decide_and_run(
-    frames: _Frames, frame: dict[str, Any], stdin: int | None, ctx_host: str, ref: AgentRef,
-    identity: Identity, switch: bool,
-) -> int:  # fmt: skip
+    frames: _Frames, frame: dict[str, Any], stdin: int | None, agent: BrokerAgent
+) -> int:
     writer = EventWriter(frames)  # type: ignore[arg-type]
-    env = trusted_env(ctx_host, ref, identity.uid)
+    ctx_host = agent.ctx_host
+    env = trusted_env(ctx_host, agent.ref, agent.identity.uid)
     try:
         resolved = resolve(env, frame["object"])
     except CtxError as exc:
@@ -149,7 +151,7 @@ def _decide_and_run(
         return _refused(writer, exc, ctx_host)
     job = {"driver": driver, "where": driver_path(resolved), "args": frame.get("args", [])}
     try:
-        proc = _spawn(job, stdin, identity, switch)
+        proc = _spawn(job, stdin, agent)
     except OSError as exc:
         writer.error("EIO", f"cannot start the call: {exc.strerror}")
         writer.done(EXIT_UNAVAILABLE)
@@ -163,10 +165,7 @@ def _decide_and_run(
     return code
 
 
-def run_call(
-    conn: Conn, frame: dict[str, Any], ctx_host: str, ref: AgentRef, identity: Identity,
-    switch: bool,
-) -> None:  # fmt: skip
+def run_call(conn: Conn, frame: dict[str, Any], agent: BrokerAgent) -> None:
     ident = frame.get("id")
     stdin = conn.take_fd() if frame.get("stdin") is True else None
     try:
@@ -175,7 +174,7 @@ def run_call(
             conn.send(reply("error", ident, errno="EINVAL", message=problem))
             return
         frames = _Frames(conn, ident)
-        code = _decide_and_run(frames, frame, stdin, ctx_host, ref, identity, switch)
+        code = _decide_and_run(frames, frame, stdin, agent)
         conn.send(reply("result", ident, exit_code=code))
     finally:
         if stdin is not None:

@@ -24,6 +24,7 @@ class BrokerAgent:
     ctx_host: str
     identity: Identity
     switch_credentials: bool  # the supervisor runs as root and sets the agent's identity
+    limit: tuple[str, ...] = ()  # prlimit ... -- : the sandbox's rlimits for each call too
 
 
 Handler = Callable[[Conn, dict[str, Any], BrokerAgent], None]
@@ -34,7 +35,7 @@ def _hello(conn: Conn, frame: dict[str, Any], agent: BrokerAgent) -> None:
 
 
 def _call(conn: Conn, frame: dict[str, Any], agent: BrokerAgent) -> None:
-    run_call(conn, frame, agent.ctx_host, agent.ref, agent.identity, agent.switch_credentials)
+    run_call(conn, frame, agent)
 
 
 HANDLERS: dict[str, Handler] = {"hello": _hello, "call": _call}
