@@ -235,7 +235,8 @@ MCP_SERVER = r"""
 import json, sys
 TOOLS = [
     {"name": "add", "description": "Add two\nnumbers", "inputSchema": {"type": "object",
-     "properties": {"a": {"type": "number"}, "b": {"type": "number"}}, "required": ["a", "b"]}},
+     "properties": {"a": {"type": "number"}, "b": {"type": "number"}}, "required": ["a", "b"]},
+     "annotations": {"readOnlyHint": True, "openWorldHint": False}},
     {"name": "fail", "description": "Always fails", "inputSchema": {"type": "object"}},
 ]
 for line in sys.stdin:

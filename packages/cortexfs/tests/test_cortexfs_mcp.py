@@ -7,6 +7,8 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 CTX = str(Path(sys.executable).parent / "ctx")
 
 
@@ -15,9 +17,10 @@ def project(run, mount, server: str, command: list[str], *extra: str):
     return run([CTX, "mcp", "project", server, "--into", into, *extra, "--", *command], mount.env())
 
 
-def grant(mount, agent: str, subject: str, tools: list[str]) -> None:
+def grant(mount, agent: str, subject: str, tools: list[str], perm: str = "rwx") -> None:
     controls = mount.root / "agent" / f"{agent}.d"
     os.mkdir(controls)
+    (controls / "perm").write_bytes(f"{perm}\n".encode())
     (controls / "label").write_bytes(f"user_u:agent_r:{subject}:s0\n".encode())
     (controls / "tools").write_bytes("".join(f"{t}\n" for t in tools).encode())
     rules = "".join(f"allow {subject} tool:{t} execute\n" for t in tools)
@@ -46,6 +49,8 @@ def test_projection_writes_objects_that_grant_nothing(ctx_mount, mcp_server, uni
     driver = (controls / "driver").read_text().splitlines()
     assert driver == ["kind=mcp", f"command={json.dumps(mcp_server)}", "tool=add"]
     assert (controls / "policy").read_bytes() == b""
+    assert (controls / "cap").read_bytes() == b"fs.read\n"  # readOnlyHint, closed world
+    assert (tool_dir / f"{unique}.fail.d" / "cap").read_bytes() == b"fs.write\n"  # no hints
     wrapper = (tool_dir / f"{unique}.add").read_text().splitlines()
     assert wrapper[1:] == ["# cortexfs.object=tool", f"# cortexfs.name={unique}.add"]
     # Projecting again is idempotent.
@@ -94,3 +99,32 @@ def test_bad_server_name_writes_nothing(ctx_mount, mcp_server, run) -> None:
     result = project(run, ctx_mount, "bad/name", mcp_server)
     assert result.returncode == 2
     assert "server name" in result.stderr.decode()
+
+
+def allow_all(mount, unique: str) -> None:
+    for name in ("add", "fail"):
+        rule = f"allow {unique}_t tool:{unique}.{name} execute\n"
+        (mount.root / "tool" / f"{unique}.{name}.d" / "policy").write_bytes(rule.encode())
+
+
+@pytest.mark.parametrize(
+    ("perm", "add_code", "fail_code"),
+    [("rwx", 0, 1), ("r-x", 0, 13), ("-wx", 13, 1), ("--x", 13, 13)],
+)
+def test_annotations_set_the_perm_ceiling(
+    ctx_mount, mcp_server, unique, run, parse_events, perm, add_code, fail_code
+) -> None:
+    """readOnlyHint gives r only; a tool without hints may write, so it needs w."""
+    assert project(run, ctx_mount, unique, mcp_server).returncode == 0
+    grant(ctx_mount, unique, f"{unique}_t", [f"{unique}.add", f"{unique}.fail"], perm)
+    allow_all(ctx_mount, unique)
+    env = ctx_mount.env(CTX_AGENT=unique)
+    tools = ctx_mount.root / "tool"
+    add = run([str(tools / f"{unique}.add"), '{"a": 1, "b": 2}'], env)
+    fail = run([str(tools / f"{unique}.fail")], env)
+    assert (add.returncode, fail.returncode) == (add_code, fail_code)
+    if fail_code == 13:
+        assert parse_events(fail.stdout)[-2] == {
+            "type": "error", "errno": "EACCES",
+            "message": f"agent {unique} perm {perm} lacks w for {unique}.fail",
+        }  # fmt: skip

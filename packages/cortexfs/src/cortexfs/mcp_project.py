@@ -1,7 +1,9 @@
 """Project a stdio MCP server's tools as CortexFS tool objects `<server>.<tool>`.
 
-The projection writes the object, its description, schema and driver; it never writes
-policy, so a projected tool grants nothing until an administrator allows it.
+The projection writes the object, its description, schema, driver and cap; it never
+writes policy, so a projected tool grants nothing until an administrator allows it.
+The MCP annotations set the `cap` ceiling (`annotation_caps`), so an agent whose perm
+lacks `w` cannot run a tool that may write, whatever the server calls it.
 """
 
 from __future__ import annotations
@@ -23,6 +25,20 @@ class ProjectedTool:
     description: str
     schema: str  # JSON text + LF
     driver: str  # KEY=VALUE lines
+    cap: str  # one capability per line
+
+
+def annotation_caps(annotations: object) -> tuple[str, ...]:
+    """The perm a tool needs beyond `x`, from its MCP annotations. They are hints with
+    the protocol's defaults (readOnlyHint false, destructiveHint and openWorldHint
+    true), so only a tool that says it is read-only runs with `r` alone; any other
+    tool, and a read-only one that still says it is destructive or open-world, needs `w`."""
+    hints = annotations if isinstance(annotations, dict) else {}
+    if hints.get("readOnlyHint") is not True:
+        return ("fs.write",)
+    if hints.get("destructiveHint") is True or hints.get("openWorldHint") is True:
+        return ("fs.read", "fs.write")
+    return ("fs.read",)
 
 
 def plan_projection(
@@ -47,7 +63,8 @@ def plan_projection(
         one_line = " ".join(str(description).split())
         text = f"{one_line}\n" if one_line else ""
         schema_text = json.dumps(schema, sort_keys=True) + "\n"
-        planned.append(ProjectedTool(name, remote, text, schema_text, driver))
+        cap = "".join(f"{c}\n" for c in annotation_caps(tool.get("annotations")))
+        planned.append(ProjectedTool(name, remote, text, schema_text, driver, cap))
     return planned
 
 
@@ -61,7 +78,9 @@ def apply_projection(into: str, planned: list[ProjectedTool]) -> list[str]:
                 os.mkdir(controls)
             except OSError as exc:
                 raise os_error(controls, exc) from exc
+        # cap first: a driver never runs under an older, looser ceiling.
         for control, text in (
+            ("cap", tool.cap),
             ("description", tool.description),
             ("schema", tool.schema),
             ("driver", tool.driver),
