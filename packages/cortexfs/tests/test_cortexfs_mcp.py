@@ -128,3 +128,26 @@ def test_annotations_set_the_perm_ceiling(
             "type": "error", "errno": "EACCES",
             "message": f"agent {unique} perm {perm} lacks w for {unique}.fail",
         }  # fmt: skip
+
+
+def test_arguments_are_checked_against_the_schema_first(
+    ctx_mount, mcp_server, unique, run, parse_events
+) -> None:
+    """A mismatch is exit 2 / EINVAL from CortexFS; the server never sees the call."""
+    assert project(run, ctx_mount, unique, mcp_server).returncode == 0
+    grant(ctx_mount, unique, f"{unique}_t", [f"{unique}.add"])
+    allow_all(ctx_mount, unique)
+    tool = ctx_mount.root / "tool" / f"{unique}.add"
+    env = ctx_mount.env(CTX_AGENT=unique)
+    where = f"{tool}.d/schema"
+    for argument, problem in (
+        ('{"a": 1}', "$: missing required property 'b'"),
+        ('{"a": 1, "b": "2"}', "$.b: expected number, got string"),
+    ):
+        bad = run([str(tool), argument], env)
+        assert bad.returncode == 2
+        assert parse_events(bad.stdout)[1:] == [
+            {"type": "error", "errno": "EINVAL",
+             "message": f"arguments do not match {where}: {problem}"},
+            {"type": "done", "status": "error", "exit_code": 2},
+        ]  # fmt: skip

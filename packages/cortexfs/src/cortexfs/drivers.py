@@ -83,6 +83,18 @@ def run_exec(command: list[str], args: list[str], writer: EventWriter) -> int:
     return 0
 
 
+def check_schema(schema: Any, arguments: dict[str, Any], where: str) -> None:
+    """Arguments that break the projected schema never reach the server."""
+    if schema is None:
+        return
+    from cortexfs.schema_check import SchemaMismatch, check_arguments
+
+    try:
+        check_arguments(schema, arguments)
+    except SchemaMismatch as exc:
+        raise BadInput(f"arguments do not match {where}: {exc}") from exc
+
+
 def run_mcp(command: list[str], remote: str, arguments: dict[str, Any], writer: EventWriter) -> int:
     with McpSession(command) as session:
         session.initialize()
@@ -119,7 +131,10 @@ def run_driver(
     args: list[str],
     stdin: IO[bytes] | None,
     writer: EventWriter,
+    schema: Any = None,
 ) -> int:
+    """`schema` is the tool's `.d/schema` (None: nothing to check), read by whoever
+    authorised the call."""
     kind = driver.get("kind")
     if kind == "exec":
         return run_exec(parse_command(driver, where), args, writer)
@@ -127,7 +142,9 @@ def run_driver(
         remote = driver.get("tool", "")
         if not remote:
             raise Internal(f"{where}: tool= is missing")
-        return run_mcp(parse_command(driver, where), remote, parse_arguments(args, stdin), writer)
+        arguments = parse_arguments(args, stdin)
+        check_schema(schema, arguments, where.rsplit("/", 1)[0] + "/schema")
+        return run_mcp(parse_command(driver, where), remote, arguments, writer)
     if kind == "echo":
         return run_echo(parse_arguments(args, stdin), writer)
     raise Unavailable(f"{where}: no driver (kind={kind or 'unset'})")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+from typing import Any
 
 from cortexfs.authorize import AgentFacts, ToolFacts
 from cortexfs.ctx_env import CtxEnv
@@ -128,3 +130,17 @@ def load_driver(controls: str) -> dict[str, str]:
         key, _, value = line.partition("=")
         pairs[key] = value
     return pairs
+
+
+def load_schema(controls: str) -> Any:
+    """The tool's projected input schema; None when there is none to check against."""
+    path = f"{controls}/schema"
+    if not os.path.exists(path):
+        return None
+    text = read_text(path)
+    if not text.strip():
+        return None
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise Internal(f"{path}: not JSON") from exc

@@ -17,7 +17,15 @@ from cortexfs.drivers import run_driver
 from cortexfs.errors import EXIT_INTERNAL, EXIT_UNAVAILABLE, BadInput, CtxError, Denied, Unavailable
 from cortexfs.events import EventWriter
 from cortexfs.objects import ObjectClass, ObjectHeader
-from cortexfs.resolve import load_agent, load_driver, load_header, load_tool, locate, on_ctx_path
+from cortexfs.resolve import (
+    load_agent,
+    load_driver,
+    load_header,
+    load_schema,
+    load_tool,
+    locate,
+    on_ctx_path,
+)
 
 
 def authorize_call(env: CtxEnv, path: str, header: ObjectHeader) -> None:
@@ -59,7 +67,9 @@ def _call(
 ) -> int:  # fmt: skip
     authorize_call(env, path, header)
     controls = f"{path}.d"
-    return run_driver(load_driver(controls), f"{controls}/driver", args, stdin, writer)
+    driver = load_driver(controls)
+    schema = load_schema(controls) if driver.get("kind") == "mcp" else None
+    return run_driver(driver, f"{controls}/driver", args, stdin, writer, schema)
 
 
 def run(

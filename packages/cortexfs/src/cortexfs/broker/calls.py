@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Any
 
 from cortexfs.ctx_env import CtxEnv, ctx_env
 from cortexfs.errors import Denied
 from cortexfs.launch.mounts import CTX
 from cortexfs.launch.spec import AgentRef
 from cortexfs.objects import ObjectHeader
-from cortexfs.resolve import load_driver, load_header, locate
+from cortexfs.resolve import load_driver, load_header, load_schema, locate
 from cortexfs.runner import authorize_call, trusted_tree
 
 
@@ -60,3 +61,8 @@ def shown(ctx_host: str, message: str) -> str:
 
 def driver_path(resolved: Resolved) -> str:
     return os.path.join(f"{resolved.shown}.d", "driver")
+
+
+def call_schema(resolved: Resolved, driver: dict[str, str]) -> Any:
+    """The input schema an MCP call is checked against (read here, as root, on the mount)."""
+    return load_schema(f"{resolved.host_path}.d") if driver.get("kind") == "mcp" else None

@@ -19,7 +19,9 @@ def _run(writer: EventWriter) -> int:
 
     with os.fdopen(int(sys.argv[1]), "rb") as handle:
         job = json.loads(handle.read())
-    return run_driver(job["driver"], job["where"], job["args"], sys.stdin.buffer, writer)
+    return run_driver(
+        job["driver"], job["where"], job["args"], sys.stdin.buffer, writer, job.get("schema")
+    )
 
 
 def main() -> int:

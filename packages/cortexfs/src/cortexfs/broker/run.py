@@ -12,7 +12,14 @@ import socket
 import subprocess
 from typing import TYPE_CHECKING, Any
 
-from cortexfs.broker.calls import authorise, driver_path, resolve, shown, trusted_env
+from cortexfs.broker.calls import (
+    authorise,
+    call_schema,
+    driver_path,
+    resolve,
+    shown,
+    trusted_env,
+)
 from cortexfs.broker.protocol import reply
 from cortexfs.errors import EXIT_INTERNAL, EXIT_UNAVAILABLE, CtxError
 from cortexfs.events import EventWriter
@@ -149,7 +156,8 @@ def _decide_and_run(
         driver = authorise(env, resolved)
     except CtxError as exc:
         return _refused(writer, exc, ctx_host)
-    job = {"driver": driver, "where": driver_path(resolved), "args": frame.get("args", [])}
+    job = {"driver": driver, "where": driver_path(resolved), "args": frame.get("args", []),
+           "schema": call_schema(resolved, driver)}  # fmt: skip
     try:
         proc = _spawn(job, stdin, agent)
     except OSError as exc:
