@@ -12,7 +12,7 @@ from typing import IO, Any
 from cortexfs.errors import BadInput, Failed, Internal, Unavailable
 from cortexfs.events import EventWriter
 from cortexfs.json_bounds import loads_bounded
-from cortexfs.mcp_client import McpSession
+from cortexfs.mcp_calls import ColdSessions, McpCall, Sessions, mcp_call
 
 MAX_INPUT = 1 << 20
 
@@ -95,13 +95,11 @@ def check_schema(schema: Any, arguments: dict[str, Any], where: str) -> None:
         raise BadInput(f"arguments do not match {where}: {exc}") from exc
 
 
-def run_mcp(command: list[str], remote: str, arguments: dict[str, Any], writer: EventWriter) -> int:
-    with McpSession(command) as session:
-        session.initialize()
-        result = session.call_tool(remote, arguments)
+def run_mcp(call: McpCall, sessions: Sessions, writer: EventWriter) -> int:
+    result = sessions.call(call)
     content = result.get("content", [])
     if not isinstance(content, list):
-        raise Internal(f"{remote}: tools/call content is not a list")
+        raise Internal(f"{call.remote}: tools/call content is not a list")
     text = "".join(
         item["text"]
         for item in content
@@ -112,7 +110,7 @@ def run_mcp(command: list[str], remote: str, arguments: dict[str, Any], writer: 
         extra["structured"] = result["structuredContent"]
     writer.message(text, **extra)
     if result.get("isError") is True:
-        raise Failed(f"{remote}: the MCP tool reported an error")
+        raise Failed(f"{call.remote}: the MCP tool reported an error")
     return 0
 
 
@@ -132,19 +130,18 @@ def run_driver(
     stdin: IO[bytes] | None,
     writer: EventWriter,
     schema: Any = None,
+    sessions: Sessions | None = None,
 ) -> int:
     """`schema` is the tool's `.d/schema` (None: nothing to check), read by whoever
-    authorised the call."""
+    authorised the call; `sessions` runs MCP calls (default: a server for this call)."""
     kind = driver.get("kind")
     if kind == "exec":
         return run_exec(parse_command(driver, where), args, writer)
     if kind == "mcp":
-        remote = driver.get("tool", "")
-        if not remote:
-            raise Internal(f"{where}: tool= is missing")
         arguments = parse_arguments(args, stdin)
+        call = mcp_call(driver, where, parse_command(driver, where), arguments)
         check_schema(schema, arguments, where.rsplit("/", 1)[0] + "/schema")
-        return run_mcp(parse_command(driver, where), remote, arguments, writer)
+        return run_mcp(call, sessions or ColdSessions(), writer)
     if kind == "echo":
         return run_echo(parse_arguments(args, stdin), writer)
     raise Unavailable(f"{where}: no driver (kind={kind or 'unset'})")

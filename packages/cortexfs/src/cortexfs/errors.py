@@ -58,6 +58,20 @@ class Failed(CtxError):
     errno_name = "EIO"
 
 
+class TimedOut(CtxError):
+    """A call ran past its driver's `timeout=`; its server was stopped."""
+
+    exit_code = EXIT_UNAVAILABLE
+    errno_name = "ETIMEDOUT"
+
+
+class Cancelled(CtxError):
+    """The caller was interrupted (SIGTERM/SIGINT) or hung up mid-call."""
+
+    exit_code = EXIT_FAILED
+    errno_name = "ECANCELED"
+
+
 def exit_code_for_errno(err: int) -> int:
     """Map an errno seen by a client of the mount to the ctx exit code convention."""
     if err in (_errno.EACCES, _errno.EPERM, _errno.EROFS):

@@ -16,6 +16,7 @@ from cortexfs.ctx_env import CtxEnv, ctx_env
 from cortexfs.drivers import run_driver
 from cortexfs.errors import EXIT_INTERNAL, EXIT_UNAVAILABLE, BadInput, CtxError, Denied, Unavailable
 from cortexfs.events import EventWriter
+from cortexfs.mcp_calls import Sessions
 from cortexfs.objects import ObjectClass, ObjectHeader
 from cortexfs.resolve import (
     load_agent,
@@ -63,18 +64,25 @@ def trusted_tree(env: CtxEnv, path: str) -> None:
 
 def _call(
     env: CtxEnv, path: str, header: ObjectHeader, args: list[str], stdin: IO[bytes] | None,
-    writer: EventWriter,
+    writer: EventWriter, sessions: Sessions | None,
 ) -> int:  # fmt: skip
     authorize_call(env, path, header)
     controls = f"{path}.d"
     driver = load_driver(controls)
     schema = load_schema(controls) if driver.get("kind") == "mcp" else None
-    return run_driver(driver, f"{controls}/driver", args, stdin, writer, schema)
+    return run_driver(driver, f"{controls}/driver", args, stdin, writer, schema, sessions)
 
 
 def run(
-    argv: list[str], environ: Mapping[str, str], uid: int, stdin: IO[bytes] | None, out: IO[str]
+    argv: list[str],
+    environ: Mapping[str, str],
+    uid: int,
+    stdin: IO[bytes] | None,
+    out: IO[str],
+    sessions: Sessions | None = None,
 ) -> int:
+    """One call, decided on `environ` as the caller's; `sessions` runs MCP calls (the
+    warm host passes its pool; None starts a server for this call)."""
     writer = EventWriter(out)
     try:
         if not argv:
@@ -88,7 +96,7 @@ def run(
         writer.done(exc.exit_code)
         return exc.exit_code
     writer.start(path, header.name, header.object_class.value)
-    return guarded(writer, lambda: _call(env, path, header, argv[1:], stdin, writer))
+    return guarded(writer, lambda: _call(env, path, header, argv[1:], stdin, writer, sessions))
 
 
 def guarded(writer: EventWriter, call: Callable[[], int]) -> int:

@@ -2,7 +2,9 @@
 
 Inside an agent sandbox the launcher binds the tool broker at a fixed path; there every
 call goes to the broker, which decides outside the sandbox on facts it derived itself,
-whatever CTX_* the caller set. Elsewhere the runner decides locally, on a live mount only.
+whatever CTX_* the caller set. Elsewhere an MCP tool call goes to the uid's warm host
+(warm/handoff.py: it decides as the runner would and keeps the server running), and
+any other call is decided here, on a live mount only.
 """
 
 from __future__ import annotations
@@ -22,9 +24,15 @@ def in_sandbox() -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if not in_sandbox():
+        from cortexfs.warm.handoff import call as warm_call
+
+        warm = warm_call(args)
+        if warm is not None:
+            return warm
     from cortexfs.runner import run_bin
 
-    args = sys.argv[1:] if argv is None else argv
     code = run_bin(args)
     if code is not None:
         return code

@@ -1,0 +1,184 @@
+"""The object runner's warm path: hand an MCP tool call to the uid's warm host.
+
+Imported on every call before anything else, so it uses only modules the interpreter
+has already loaded (`_socket` and `_signal` rather than `socket` and `signal`, which
+import `enum`; no `json`, which imports `re`). The host makes every decision the runner
+would (warm/host.py runs `runner.run` with the caller's argv, environment and uid),
+so this side only recognises an MCP tool, passes the call on and relays the output.
+`call` returns None whenever the call is not one for the host, or no host can be
+reached: the runner then runs the call itself, as before.
+"""
+
+from __future__ import annotations
+
+import _signal  # type: ignore[import-not-found]  # signal without enum
+import _socket
+import os
+import sys
+import time
+
+from cortexfs.warm.paths import SOCKET, host_dir, private_dir
+from cortexfs.warm.wire import EXIT_PREFIX, encode_request
+
+_START_WAIT = 10.0
+_CANCEL_WAIT = 5.0
+
+
+class _Interrupted(Exception):
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.name = {_signal.SIGTERM: "SIGTERM", _signal.SIGINT: "SIGINT"}.get(signum, "signal")
+
+
+def _interrupted(signum: int, _frame: object) -> None:
+    raise _Interrupted(signum)
+
+
+def is_mcp_tool(path: str) -> bool:
+    """A tool object whose driver says kind=mcp (anything unreadable: not ours)."""
+    try:
+        with open(path, "rb") as handle:
+            if b"\n# cortexfs.object=tool\n" not in handle.read(4096):
+                return False
+        with open(path + ".d/driver", "rb") as handle:
+            return b"kind=mcp" in handle.read(65536).split(b"\n")
+    except OSError:
+        return False
+
+
+def _connect(path: str, uid: int) -> _socket.socket | None:
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        sock.connect(path)
+        cred = sock.getsockopt(_socket.SOL_SOCKET, _socket.SO_PEERCRED, 12)
+        if int.from_bytes(cred[4:8], sys.byteorder) != uid:
+            raise PermissionError(f"{path} is served by another uid")
+    except OSError:
+        sock.close()
+        return None
+    return sock
+
+
+def _start_host(directory: str) -> bool:
+    """Start a host (detached: its own session, stdio on /dev/null) and wait until it
+    listens; False when it could not (then the runner runs the call itself)."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - child
+        try:
+            os.setsid()
+            if os.fork():
+                os._exit(0)
+            null = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(null, fd)
+            os.close(read_end)
+            os.set_inheritable(write_end, True)
+            os.chdir("/")
+            host = [sys.executable, "-m", "cortexfs.warm.host", directory, str(write_end)]
+            os.execv(sys.executable, host)  # noqa: S606 - an argument list, no shell
+        finally:
+            os._exit(127)
+    os.close(write_end)
+    os.waitpid(pid, 0)
+    with os.fdopen(read_end, "rb") as handle:
+        answer = handle.read(64)
+    return answer in (b"ready\n", b"busy\n")
+
+
+def _host(uid: int) -> _socket.socket | None:
+    directory = host_dir(uid)
+    path = f"{directory}/{SOCKET}"
+    sock = _connect(path, uid)
+    if sock is not None:
+        return sock
+    try:
+        private_dir(directory, uid)
+    except OSError:
+        return None
+    if not _start_host(directory):
+        return None
+    deadline = time.monotonic() + _START_WAIT
+    while (sock := _connect(path, uid)) is None and time.monotonic() < deadline:
+        time.sleep(0.01)  # another runner's host is still binding
+    return sock
+
+
+def _relay(sock: _socket.socket) -> int:
+    """Write the host's JSONL to stdout; the exit code is its `#exit N` trailer."""
+    pending = b""
+    received = False
+    while chunk := sock.recv(65536):
+        received = True
+        pending += chunk
+        lines, _, pending = pending.rpartition(b"\n")
+        if not _:
+            continue
+        out: list[bytes] = []
+        for line in lines.split(b"\n"):
+            if line.startswith(EXIT_PREFIX):
+                code = line[len(EXIT_PREFIX) :]
+                if out:
+                    os.write(1, b"".join(out))
+                return int(code) if code.isdigit() else 70
+            out.append(line + b"\n")
+        os.write(1, b"".join(out))
+    if pending:
+        os.write(1, pending + b"\n")
+    return -1 if received else -2  # the host went away (-2: before running anything)
+
+
+def _cancelled(sock: _socket.socket, name: str) -> int:
+    """Tell the host (half-close: it stops the server's process group), wait for it to
+    finish, then end the stream as the runner always does."""
+    try:
+        sock.shutdown(_socket.SHUT_WR)
+        sock.settimeout(_CANCEL_WAIT)
+        while sock.recv(65536):
+            pass
+    except OSError:
+        pass
+    message = f"cancelled by {name}; the MCP server's process group was stopped"
+    os.write(
+        1, b'{"errno": "ECANCELED", "message": "' + message.encode() + b'", "type": "error"}\n'
+    )
+    os.write(1, b'{"exit_code": 1, "status": "error", "type": "done"}\n')
+    return 1
+
+
+def call(argv: list[str]) -> int | None:
+    if not argv or "/" not in argv[0]:
+        return None
+    path = os.path.abspath(argv[0])
+    if not is_mcp_tool(path):
+        return None
+    uid = os.getuid()
+    sock = _host(uid)
+    if sock is None:
+        return None
+    previous = {sig: _signal.signal(sig, _interrupted) for sig in (_signal.SIGTERM, _signal.SIGINT)}
+    try:
+        request = encode_request(os.getcwd(), [path, *argv[1:]], dict(os.environ))
+        fds = (0).to_bytes(4, sys.byteorder)
+        try:
+            sent = sock.sendmsg([request], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fds)])
+            sock.sendall(request[sent:])
+        except OSError:
+            return None  # the host has no whole request, so it runs nothing
+        code = _relay(sock)
+        if code == -2:
+            return None  # a host that was stopping: it ran nothing, so the runner does
+        if code < 0:
+            os.write(
+                1,
+                b'{"errno": "ECONNRESET", "message": "the warm host closed the call"'
+                b', "type": "error"}\n{"exit_code": 70, "status": "error", "type": "done"}\n',
+            )
+            return 70
+        return code
+    except _Interrupted as exc:
+        return _cancelled(sock, exc.name)
+    finally:
+        for sig, handler in previous.items():
+            _signal.signal(sig, handler)
+        sock.close()

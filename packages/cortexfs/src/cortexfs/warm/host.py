@@ -1,0 +1,206 @@
+"""A uid's warm host: `python -m cortexfs.warm.host DIR READY_FD`, started by the first
+object runner that finds none (warm/handoff.py).
+
+It serves `DIR/calls.sock` (0600 in a 0700 directory) to processes of its own uid in
+its own mount namespace: a process in an agent sandbox is refused even when the path
+is reachable, since it must go through its broker. Each connection is one call, decided
+and run exactly as the object runner would (`runner.run` with the caller's argv,
+environment, working directory and stdin), except that MCP servers come from the pool
+and stay up between calls. The host exits when it has had no session and no call for
+HOST_IDLE seconds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import socket
+import struct
+import sys
+import threading
+import time
+from collections.abc import Mapping
+from typing import IO, Any
+
+from cortexfs.mcp_calls import McpCall
+from cortexfs.runner import run
+from cortexfs.warm.paths import LOCK, SOCKET, private_dir
+from cortexfs.warm.pool import Pool
+from cortexfs.warm.wire import EXIT_PREFIX, MAX_REQUEST, decode_request
+
+HOST_IDLE = 30.0
+_REAP_EVERY = 0.5
+_CRED = struct.Struct("3i")
+
+
+class _Bound:
+    """The pool as one call sees it: the caller's environment and working directory pick
+    the session; the connection closing cancels the call."""
+
+    def __init__(self, pool: Pool, env: Mapping[str, str], cwd: str, cancel_fd: int) -> None:
+        self.pool, self.env, self.cwd, self.cancel_fd = pool, env, cwd, cancel_fd
+
+    def call(self, call: McpCall) -> dict[str, Any]:
+        return self.pool.call(call, self.env, self.cwd, self.cancel_fd)
+
+
+class _Out:
+    """Text stream for EventWriter: each event line goes straight to the caller."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+
+    def write(self, text: str) -> int:
+        with contextlib.suppress(OSError):
+            self.sock.sendall(text.encode())
+        return len(text)
+
+    def flush(self) -> None:
+        return None
+
+
+def _read_request(sock: socket.socket) -> tuple[bytes, list[int]]:
+    data, fds = b"", []
+    while b"\n" not in data:
+        chunk, new_fds, _flags, _addr = socket.recv_fds(sock, 65536, 1)
+        fds += new_fds
+        if not chunk:
+            raise ValueError("connection closed before the request")
+        data += chunk
+        if len(data) > 32 and b"\n" not in data:
+            raise ValueError("bad request header")
+    head, _, payload = data.partition(b"\n")
+    if not head.isdigit() or int(head) > MAX_REQUEST:
+        raise ValueError("bad request length")
+    while len(payload) < int(head):
+        chunk = sock.recv(min(65536, int(head) - len(payload)))
+        if not chunk:
+            raise ValueError("connection closed mid-request")
+        payload += chunk
+    return payload, fds
+
+
+class Host:
+    def __init__(self, directory: str) -> None:
+        self.directory = directory
+        self.pool = Pool()
+        self.active = 0
+        self.last_activity = time.monotonic()
+        self.lock = threading.Lock()
+        self.uid = os.getuid()
+        self.namespace = os.readlink("/proc/self/ns/mnt")
+        self.listener: socket.socket | None = None
+
+    def bind(self) -> bool:
+        """Take the directory's lock and listen; False when another host holds it."""
+        private_dir(self.directory, self.uid)
+        lock_fd = os.open(f"{self.directory}/{LOCK}", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(lock_fd)
+            return False
+        self._lock_fd = lock_fd  # held for the host's life
+        path = f"{self.directory}/{SOCKET}"
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        old_umask = os.umask(0o177)
+        try:
+            listener.bind(path)
+        finally:
+            os.umask(old_umask)
+        listener.listen(64)
+        self.listener = listener
+        return True
+
+    def _peer_ok(self, sock: socket.socket) -> bool:
+        pid, uid, _gid = _CRED.unpack(
+            sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _CRED.size)
+        )
+        if uid != self.uid:
+            return False
+        try:
+            return os.readlink(f"/proc/{pid}/ns/mnt") == self.namespace
+        except OSError:
+            return False
+
+    def serve(self, sock: socket.socket) -> None:
+        fds: list[int] = []
+        try:
+            if not self._peer_ok(sock):
+                return
+            payload, fds = _read_request(sock)
+            cwd, argv, env = decode_request(payload)
+            stdin: IO[bytes] | None = os.fdopen(fds.pop(0), "rb") if fds else None
+            bound = _Bound(self.pool, env, cwd, sock.fileno())
+            with stdin if stdin is not None else contextlib.nullcontext():
+                code = run(argv, env, self.uid, stdin, _Out(sock), bound)  # type: ignore[arg-type]
+            sock.sendall(EXIT_PREFIX + str(code).encode() + b"\n")
+        except (OSError, ValueError):
+            pass
+        finally:
+            for fd in fds:
+                os.close(fd)
+            sock.close()
+            with self.lock:
+                self.active -= 1
+                self.last_activity = time.monotonic()
+
+    def _accept(self) -> None:
+        assert self.listener is not None
+        while True:
+            try:
+                sock, _ = self.listener.accept()
+            except OSError:
+                return
+            with self.lock:
+                self.active += 1
+            threading.Thread(target=self.serve, args=(sock,), daemon=True).start()
+
+    def run_until_idle(self) -> None:
+        threading.Thread(target=self._accept, name="warm-accept", daemon=True).start()
+        while True:
+            time.sleep(_REAP_EVERY)
+            left = self.pool.reap()
+            with self.lock:
+                quiet = time.monotonic() - self.last_activity
+                if left == 0 and self.active == 0 and quiet >= HOST_IDLE:
+                    break
+                if left or self.active:
+                    self.last_activity = time.monotonic()
+        self.stop()
+
+    def stop(self) -> None:
+        """Unlink the socket while still holding the lock, so no runner connects to a
+        host that is going away; then stop every server."""
+        with contextlib.suppress(OSError):
+            os.unlink(f"{self.directory}/{SOCKET}")
+        if self.listener is not None:
+            with contextlib.suppress(OSError):
+                self.listener.shutdown(socket.SHUT_RDWR)
+            self.listener.close()
+        deadline = time.monotonic() + 60
+        while self.active and time.monotonic() < deadline:
+            time.sleep(0.05)  # a call accepted just before the end finishes first
+        self.pool.close_all()
+
+
+def main(argv: list[str]) -> int:
+    directory, ready_fd = argv[0], int(argv[1])
+    host = Host(directory)
+    try:
+        bound = host.bind()
+    except OSError:
+        os.close(ready_fd)
+        return 1
+    os.write(ready_fd, b"ready\n" if bound else b"busy\n")
+    os.close(ready_fd)
+    if bound:
+        host.run_until_idle()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,36 @@
+"""Where a uid's warm host listens: a private directory only that uid can enter, so
+the socket in it was bound by that uid (or root). Stdlib `os` only: the object runner
+imports this on every call."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+SOCKET = "calls.sock"
+LOCK = "host.lock"
+
+
+def host_dir(uid: int) -> str:
+    """`/run/user/<uid>/cortexfs-calls` when the uid has a runtime dir, else
+    `/tmp/cortexfs-calls-<uid>` (an agent sandbox has its own /tmp: never this one)."""
+    run_user = f"/run/user/{uid}"
+    try:
+        st = os.lstat(run_user)
+        if stat.S_ISDIR(st.st_mode) and st.st_uid == uid:
+            return f"{run_user}/cortexfs-calls"
+    except OSError:
+        pass
+    return f"/tmp/cortexfs-calls-{uid}"  # noqa: S108 - checked private by private_dir
+
+
+def private_dir(path: str, uid: int) -> None:
+    """Create `path` 0700, or accept it only if it is a real directory of `uid` that no
+    one else can enter; PermissionError otherwise (someone else planted it)."""
+    try:  # noqa: SIM105 - contextlib costs the runner 2 ms of imports
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
+    st = os.lstat(path)
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != uid or st.st_mode & 0o077:
+        raise PermissionError(f"{path} is not a private directory of uid {uid}")

@@ -1,0 +1,203 @@
+"""Warm MCP calls through a live mount: one server per projected server, reused across
+calls, stopped (its whole process group) on idle, timeout and a cancelled caller, its
+stderr appended to the object's log."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+CTX = str(Path(sys.executable).parent / "ctx")
+
+# A server that ignores SIGTERM and outlives its stdin closing (the servers issue 23
+# found still running), and whose `hang` tool leaves a child in its process group.
+SERVER = r"""
+import json, os, signal, subprocess, sys, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+PIDS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pids")
+def note(text):
+    print(text, file=sys.stderr, flush=True)
+    with open(PIDS, "a") as handle:
+        handle.write(text + "\n")
+note(f"started {os.getpid()}")
+TOOLS = [{"name": n, "inputSchema": {"type": "object"},
+          "annotations": {"readOnlyHint": True, "openWorldHint": False}} for n in ("pid", "hang")]
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    method, ident = msg["method"], msg["id"]
+    if method == "initialize":
+        result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "warm", "version": "1"}}
+    elif method == "tools/list":
+        result = {"tools": TOOLS}
+    elif msg["params"]["name"] == "pid":
+        print("call pid", file=sys.stderr, flush=True)
+        result = {"content": [{"type": "text", "text": str(os.getpid())}]}
+    else:
+        child = subprocess.Popen(["sleep", "300"])
+        note(f"child {child.pid}")
+        time.sleep(300)
+    print(json.dumps({"jsonrpc": "2.0", "id": ident, "result": result}), flush=True)
+time.sleep(300)
+"""
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def gone_within(pids: list[int], seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while any(alive(p) for p in pids):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+class Warm:
+    def __init__(self, mount, unique: str, server: Path, run) -> None:
+        self.mount, self.unique, self.run = mount, unique, run
+        self.pids_file = server.parent / "pids"
+        tools = mount.root / "tool"
+        projected = run(
+            [CTX, "mcp", "project", unique, "--into", str(tools), "--", sys.executable,
+             str(server)], mount.env(),
+        )  # fmt: skip
+        assert projected.returncode == 0, projected.stderr
+        controls = mount.root / "agent" / f"{unique}.d"
+        os.mkdir(controls)
+        names = [f"{unique}.pid", f"{unique}.hang"]
+        (controls / "label").write_bytes(f"user_u:agent_r:{unique}_t:s0\n".encode())
+        (controls / "tools").write_bytes("".join(f"{n}\n" for n in names).encode())
+        rules = "".join(f"allow {unique}_t tool:{n} execute\n" for n in names)
+        (controls / "policy").write_bytes(rules.encode())
+        for name in names:
+            (tools / f"{name}.d" / "policy").write_bytes(rules.encode())
+        self.env = mount.env(CTX_AGENT=unique)
+
+    def tool(self, name: str) -> Path:
+        return self.mount.root / "tool" / f"{self.unique}.{name}"
+
+    def set_driver(self, name: str, **extra: str) -> None:
+        driver = self.mount.root / "tool" / f"{self.unique}.{name}.d" / "driver"
+        lines = [ln for ln in driver.read_text().splitlines() if ln.split("=")[0] not in extra]
+        driver.write_text(
+            "".join(f"{ln}\n" for ln in [*lines, *(f"{k}={v}" for k, v in extra.items())])
+        )
+
+    def pids(self) -> str:
+        return self.pids_file.read_text() if self.pids_file.exists() else ""
+
+    def call(self, name: str, timeout: float = 30):
+        return self.run([str(self.tool(name))], self.env, timeout=timeout)
+
+
+@pytest.fixture
+def warm(ctx_mount, unique, run, tmp_path) -> Warm:
+    server = tmp_path / "warm_server.py"
+    server.write_text(SERVER)
+    return Warm(ctx_mount, unique, server, run)
+
+
+def started(log: str) -> list[int]:
+    return [int(p) for p in re.findall(r"^started (\d+)$", log, re.M)]
+
+
+def test_one_server_serves_every_call(warm, parse_events) -> None:
+    answers = []
+    for _ in range(3):
+        result = warm.call("pid")
+        assert result.returncode == 0, result.stdout
+        answers.append(parse_events(result.stdout)[-2]["text"])
+    assert len(set(answers)) == 1
+    pid = int(answers[0])
+    # `ctx mcp project` started a server of its own to list the tools, then the calls one
+    assert started(warm.pids())[1:] == [pid]
+    assert alive(pid)
+
+
+def test_idle_server_is_stopped_with_its_group(warm, parse_events) -> None:
+    warm.set_driver("pid", idle="1")
+    first = int(parse_events(warm.call("pid").stdout)[-2]["text"])
+    # It ignores SIGTERM and stdin closing: only SIGKILL to its group ends it.
+    assert gone_within([first], 15)
+    second = int(parse_events(warm.call("pid").stdout)[-2]["text"])
+    assert second != first
+    assert started(warm.pids())[1:] == [first, second]
+
+
+def test_timeout_is_etimedout_and_stops_the_group(warm, parse_events) -> None:
+    warm.set_driver("hang", timeout="1.5")
+    begun = time.monotonic()
+    result = warm.call("hang")
+    elapsed = time.monotonic() - begun
+    assert result.returncode == 69
+    events = parse_events(result.stdout)
+    assert events[-2]["errno"] == "ETIMEDOUT"
+    assert events[-2]["message"].endswith("no answer within 1.5 s")
+    assert 1.5 <= elapsed < 10
+    noted = warm.pids()
+    server = started(noted)[1:]
+    child = [int(p) for p in re.findall(r"^child (\d+)$", noted, re.M)]
+    assert len(server) == 1 and len(child) == 1
+    assert gone_within(server + child, 10)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_signalled_runner_reports_and_stops_the_group(warm, parse_events, sig) -> None:
+    proc = subprocess.Popen(
+        [str(warm.tool("hang"))], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, env=warm.env
+    )
+    assert proc.stdout is not None
+    assert json.loads(proc.stdout.readline())["type"] == "start"
+    deadline = time.monotonic() + 20
+    while "child " not in warm.pids():
+        assert time.monotonic() < deadline, "the hang tool never started"
+        time.sleep(0.05)
+    proc.send_signal(sig)
+    rest, _ = proc.communicate(timeout=20)
+    assert proc.returncode == 1
+    name = signal.Signals(sig).name
+    assert parse_events(rest) == [
+        {"type": "error", "errno": "ECANCELED",
+         "message": f"cancelled by {name}; the MCP server's process group was stopped"},
+        {"type": "done", "status": "error", "exit_code": 1},
+    ]  # fmt: skip
+    server = started(warm.pids())[-1]
+    child = int(re.findall(r"^child (\d+)$", warm.pids(), re.M)[0])
+    assert gone_within([server, child], 5)
+
+
+def test_request_round_trips() -> None:
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from cortexfs.warm.wire import decode_request, encode_request
+
+    text = st.text(st.characters(blacklist_characters="\0", blacklist_categories=["Cs"]))
+    keys = st.text(st.characters(blacklist_characters="\0=", blacklist_categories=["Cs"]),
+                   min_size=1)  # fmt: skip
+
+    @given(cwd=text, argv=st.lists(text, max_size=4), env=st.dictionaries(keys, text, max_size=4))
+    def round_trip(cwd: str, argv: list[str], env: dict[str, str]) -> None:
+        data = encode_request(cwd, argv, env)
+        head, _, payload = data.partition(b"\n")
+        assert int(head) == len(payload)
+        assert decode_request(payload) == (cwd, argv, env)
+
+    round_trip()
