@@ -212,3 +212,31 @@ def test_the_console_script_reports_a_typed_error_in_one_line() -> None:
 def test_update_has_no_yes_flag(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["update", "--yes"]) == 2
     assert "unrecognized arguments: --yes" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- the run's own world
+
+
+def test_a_run_reads_its_world_not_the_process(tmp_path: Path) -> None:
+    """Relative paths resolve against the world's cwd (the process's is never changed), and
+    the environment, stdin and streams are the run's own."""
+    import io
+
+    from upskill.world import World
+
+    world = World(tmp_path, tmp_path / "home", {"HOME": str(tmp_path / "home")})
+    process_cwd = Path.cwd()
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        out, err = io.StringIO(), io.StringIO()
+        code = main(list(argv), world=world, stdin=io.StringIO(""), stdout=out, stderr=err)
+        return code, out.getvalue(), err.getvalue()
+
+    assert run("new", "rule", "style") == (0, "created style/RULE.md\n", "")
+    assert (tmp_path / "style" / "RULE.md").is_file()
+    assert not (process_cwd / "style").exists()
+    code, out, err = run("lint", "style")
+    assert (code, err) == (0, "")
+    assert out.endswith("1 file(s) checked, 0 findings\n")
+    assert run("lint", "nope") == (2, "", "upskill: error: nope: no such file or directory\n")
+    assert Path.cwd() == process_cwd

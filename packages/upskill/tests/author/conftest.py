@@ -1,19 +1,19 @@
 """Fixtures for the author-command tests (`new`, `lint`, `fmt`).
 
-Every command runs as a real subprocess (`python -m upskill`) in a temp
-directory with a temp HOME and XDG dirs, so nothing leaks from the machine.
+Every command runs in process (`upskill_cli.run_upskill`; the console script
+for a test marked `black_box`) in a temp directory with a temp HOME and XDG
+dirs, so nothing leaks from the machine.
 """
 
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from upskill_cli import black_boxed, run_upskill
 
 REPO_ROOT = Path(__file__).resolve().parents[4]
 EXAMPLE_REGISTRY = REPO_ROOT / "examples" / "registry"
@@ -45,8 +45,9 @@ def work(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def upskill(home: Path, work: Path) -> Runner:
+def upskill(home: Path, work: Path, request: pytest.FixtureRequest) -> Runner:
     """Run `upskill <args>` in `cwd` (default: the `work` dir); never reads stdin."""
+    black_box = black_boxed(request)
 
     def run(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> Result:
         overrides = env or {}
@@ -63,16 +64,7 @@ def upskill(home: Path, work: Path) -> Runner:
             PYTHONDONTWRITEBYTECODE="1",
         )
         env.update(overrides)
-        completed = subprocess.run(
-            [sys.executable, "-m", "upskill", *args],
-            cwd=cwd or work,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
+        completed = run_upskill(args, cwd=cwd or work, env=env, black_box=black_box)
         return Result(completed.returncode, completed.stdout, completed.stderr)
 
     return run

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from upskill_cli import black_boxed, run_upskill
 
 from upskill.clientconf.places import Places
 
@@ -196,6 +197,7 @@ class Project:
     root: Path
     home: Path
     fakes: FakeClients
+    black_box: bool = False  # the console script per call instead of in process
 
     def env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "XDG_"))}
@@ -210,31 +212,21 @@ class Project:
         return env
 
     def run(self, *args: str, cwd: Path | None = None) -> Any:
-        import subprocess
-
-        exe = Path(sys.executable).parent / "upskill"
-        return subprocess.run(
-            [str(exe), *args],
-            cwd=cwd or self.root,
-            env=self.env(),
-            capture_output=True,
-            text=True,
-            stdin=subprocess.DEVNULL,
-            timeout=120,
-            check=False,
-        )
+        return run_upskill(args, cwd=cwd or self.root, env=self.env(), black_box=self.black_box)
 
     def lock(self, root: Path | None = None) -> Any:
         return json.loads(((root or self.root) / ".upskill-lock.json").read_text())
 
 
 @pytest.fixture
-def project(tmp_path: Path, fake_clients: Callable[..., FakeClients]) -> Project:
+def project(
+    tmp_path: Path, fake_clients: Callable[..., FakeClients], request: pytest.FixtureRequest
+) -> Project:
     root = tmp_path / "consumer"
     (root / ".git").mkdir(parents=True)
     home = tmp_path / "home"
     home.mkdir()
-    return Project(root, home, fake_clients())
+    return Project(root, home, fake_clients(), black_boxed(request))
 
 
 @pytest.fixture

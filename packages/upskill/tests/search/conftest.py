@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -14,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from upskill_cli import Ran, black_boxed, run_upskill
 from upskill_testing import git, init_published
 
 
@@ -99,13 +98,10 @@ def make_git_registry(tmp_path: Path, git_base: Path) -> Any:
 class Cli:
     cwd: Path
     env: dict[str, str]
+    black_box: bool = False  # the console script per call instead of in process
 
-    def run(self, *args: str) -> subprocess.CompletedProcess[str]:
-        exe = Path(sys.executable).parent / "upskill"
-        return subprocess.run(
-            [str(exe), *args], cwd=self.cwd, env=self.env, capture_output=True, text=True,
-            stdin=subprocess.DEVNULL, timeout=120, check=False,
-        )  # fmt: skip
+    def run(self, *args: str) -> Ran:
+        return run_upskill(args, cwd=self.cwd, env=self.env, black_box=self.black_box)
 
     def config(self, text: str) -> None:
         path = self.cwd / ".upskill" / "config.yaml"
@@ -114,7 +110,9 @@ class Cli:
 
 
 @pytest.fixture
-def cli(tmp_path: Path, git_base: Path, skills_sh: FakeSkillsSh) -> Cli:
+def cli(
+    tmp_path: Path, git_base: Path, skills_sh: FakeSkillsSh, request: pytest.FixtureRequest
+) -> Cli:
     home = tmp_path / "home"
     project = tmp_path / "project"
     home.mkdir()
@@ -130,7 +128,7 @@ def cli(tmp_path: Path, git_base: Path, skills_sh: FakeSkillsSh) -> Cli:
         no_proxy="127.0.0.1",
         GIT_CONFIG_GLOBAL="/dev/null",
     )
-    return Cli(project, env)
+    return Cli(project, env, black_boxed(request))
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -116,6 +116,42 @@ class Ran:
     stderr: str
 
 
+def run_upskill(
+    args: Sequence[str],
+    *,
+    cwd: Path,
+    env: dict[str, str],
+    input: str | None = None,
+    black_box: bool = False,
+) -> Ran:
+    """`upskill <args>` in `cwd` with exactly `env`: in process (`upskill.cli.main` with the
+    run's World and streams), or the console script when `black_box` or when the call arms
+    the fault seam, which SIGKILLs the process it runs in (in process, that is pytest)."""
+    if black_box or FAULT_ENV in env:
+        done = subprocess.run(
+            [UPSKILL, *args],
+            cwd=cwd,
+            env=env,
+            input=input if input is not None else "",
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        return Ran(done.args, done.returncode, done.stdout, done.stderr)
+    from upskill.cli import main
+    from upskill.world import World
+
+    out, err = io.StringIO(), io.StringIO()
+    world = World(cwd, Path(env["HOME"]), env)
+    code = main(list(args), world=world, stdin=io.StringIO(input or ""), stdout=out, stderr=err)
+    return Ran([UPSKILL, *args], code, out.getvalue(), err.getvalue())
+
+
+def black_boxed(request: pytest.FixtureRequest) -> bool:
+    """Whether the requesting test is marked `black_box` (its CLI calls spawn processes)."""
+    return request.node.get_closest_marker("black_box") is not None
+
+
 @dataclass
 class Cli:
     home: Path
@@ -126,28 +162,7 @@ class Cli:
         self, *args: str, cwd: Path, input: str | None = None, extra: dict[str, str] | None = None
     ) -> Ran:
         env = {**self.env, **(extra or {})}
-        # The fault seam SIGKILLs the process it runs in: in process, that would be pytest.
-        if self.black_box or FAULT_ENV in env:
-            done = subprocess.run(
-                [UPSKILL, *args],
-                cwd=cwd,
-                env=env,
-                input=input if input is not None else "",
-                capture_output=True,
-                text=True,
-                timeout=120,
-            )
-            return Ran(done.args, done.returncode, done.stdout, done.stderr)
-        return self._in_process(list(args), cwd, env, input)
-
-    def _in_process(self, args: list[str], cwd: Path, env: dict[str, str], text: str | None) -> Ran:
-        from upskill.cli import main
-        from upskill.world import World
-
-        out, err = io.StringIO(), io.StringIO()
-        world = World(cwd, Path(env["HOME"]), env)
-        code = main(args, world=world, stdin=io.StringIO(text or ""), stdout=out, stderr=err)
-        return Ran([UPSKILL, *args], code, out.getvalue(), err.getvalue())
+        return run_upskill(args, cwd=cwd, env=env, input=input, black_box=self.black_box)
 
     def journal(self, root: Path) -> Path:
         """Where a run in `root` keeps its journal (in this HOME's state directory)."""
@@ -165,7 +180,7 @@ class Cli:
 @pytest.fixture
 def cli(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Cli]:
     """The CLI in a fresh HOME: in process, or the console script for a `black_box` test."""
-    yield _cli(tmp_path, black_box=request.node.get_closest_marker("black_box") is not None)
+    yield _cli(tmp_path, black_box=black_boxed(request))
 
 
 @pytest.fixture

@@ -1,8 +1,9 @@
 """The public skills.sh search API.
 
 `GET {base}/api/search?q=<query>&limit=<n>` with the query URL-encoded
-(upstream sends it raw, which breaks on `&`, `#` and spaces). urllib honours
-HTTPS_PROXY/HTTP_PROXY/NO_PROXY from the environment.
+(upstream sends it raw, which breaks on `&`, `#` and spaces).
+HTTPS_PROXY/HTTP_PROXY/NO_PROXY (either case, lowercase winning, as urllib
+reads them) come from the run's environment (`World.env`), not the process's.
 """
 
 from __future__ import annotations
@@ -33,13 +34,43 @@ def search_url(query: str, limit: int, env: Mapping[str, str]) -> str:
     return f"{base}/api/search?{urlencode({'q': query, 'limit': limit})}"
 
 
-def _urllib_fetch(url: str, timeout: float) -> bytes:
+def proxies_of(env: Mapping[str, str]) -> dict[str, str]:
+    """`urllib.request.getproxies_environment()`, read from `env`: `<scheme>_proxy` in either
+    case, a lowercase one winning (an empty lowercase one unsets), `no` for NO_PROXY."""
+    proxies = {
+        name.lower()[:-6]: v for name, v in env.items() if v and name.lower()[-6:] == "_proxy"
+    }
+    if "REQUEST_METHOD" in env:  # CVE-2016-1000110: a CGI request sets HTTP_PROXY
+        proxies.pop("http", None)
+    for name, value in env.items():
+        if name[-6:] == "_proxy":
+            if value:
+                proxies[name[:-6]] = value
+            else:
+                proxies.pop(name[:-6], None)
+    return proxies
+
+
+def _urllib_fetch(url: str, timeout: float, env: Mapping[str, str]) -> bytes:
     import urllib.error
     import urllib.request
 
+    proxies = proxies_of(env)
+
+    class Proxies(urllib.request.ProxyHandler):
+        """urllib's proxy handler, bypassed by the run's NO_PROXY (urllib's own asks
+        the process environment)."""
+
+        def proxy_open(self, req: urllib.request.Request, proxy: str, type: str) -> Any:
+            bypass = urllib.request.proxy_bypass_environment  # type: ignore[attr-defined]
+            if req.host and bypass(req.host, proxies):
+                return None
+            return super().proxy_open(req, proxy, type)
+
+    opener = urllib.request.build_opener(Proxies({k: v for k, v in proxies.items() if k != "no"}))
     request = urllib.request.Request(url, headers={"Accept": "application/json"})  # noqa: S310
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310
+        with opener.open(request, timeout=timeout) as response:
             data: bytes = response.read(MAX_RESPONSE_BYTES + 1)
     except urllib.error.HTTPError as exc:
         raise PublicSearchError(f"skills.sh answered HTTP {exc.code}") from None
@@ -68,10 +99,14 @@ def _hit(raw: Any) -> PublicHit | None:
 
 
 def search_public(
-    query: str, limit: int, env: Mapping[str, str], fetch: Fetch = _urllib_fetch
+    query: str, limit: int, env: Mapping[str, str], fetch: Fetch | None = None
 ) -> list[PublicHit]:
-    """Hits in the server's order; entries without a name or source are dropped."""
-    body = fetch(search_url(query, limit, env), TIMEOUT_SECONDS)
+    """Hits in the server's order; entries without a name or source are dropped. `fetch`:
+    default, urllib with `env`'s proxies."""
+    url = search_url(query, limit, env)
+    body = (
+        _urllib_fetch(url, TIMEOUT_SECONDS, env) if fetch is None else fetch(url, TIMEOUT_SECONDS)
+    )
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):  # also not UTF-8, or a 5,000-digit number
