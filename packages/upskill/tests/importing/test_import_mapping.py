@@ -281,3 +281,28 @@ def test_quoted_cursor_globs_are_read_as_yaml(tmp_path: Path) -> None:
     fm = _frontmatter(plan, "rules/q/RULE.md")
     assert fm["scope"] == {"paths": ["**/*.ts"]}
     assert "cursor" not in fm
+
+
+def test_legacy_single_rule_files_become_always_on_rules(tmp_path: Path) -> None:
+    plan = _plan(
+        tmp_path,
+        {
+            ".cursorrules": "# Team\n\nUse uv.\n",
+            ".windsurfrules": "Prefer small functions.\n",
+        },
+    )
+    assert [i.name for i in plan.items] == ["cursorrules", "windsurfrules"]
+    assert _file(plan, "rules/cursorrules/RULE.md") == (
+        "---\nschema: 1\nname: cursorrules\n"
+        "description: Always-on instructions imported from .cursorrules\n---\n\n"
+        "## Team\n\nUse uv.\n"
+    )
+    assert "scope" not in _frontmatter(plan, "rules/windsurfrules/RULE.md")
+
+
+def test_a_legacy_file_identical_to_another_instruction_file_is_imported_once(
+    tmp_path: Path,
+) -> None:
+    plan = _plan(tmp_path, {"AGENTS.md": "Use uv.\n", ".cursorrules": "Use uv.\n"})
+    assert [i.name for i in plan.items] == ["agents-md"]
+    assert [n.message for n in plan.notes] == [".cursorrules: same text as AGENTS.md; left out"]

@@ -55,6 +55,8 @@ CLIENT = Client(
     ),
     rule_fields=_rule_fields,
     raw_keys=frozenset({"globs"}),
+    # The legacy single rules file, still read as always-on project rules (cursor.com/docs/rules).
+    instructions=(".cursorrules",),
     agent_fields=model_only,
     passthrough=True,
     # cursor.com/docs/context/skills: the Agent Skills fields and three of its own.

@@ -55,4 +55,6 @@ CLIENT = Client(
         env_ref="${env:NAME}",
     ),
     reads=("AGENTS.md", ".agents/skills/"),
+    # The legacy single rules file, read as always-on workspace rules.
+    instructions=(".windsurfrules",),
 )
