@@ -147,6 +147,8 @@ def test_removed_gitlab_shorthand_is_usage_error(text):
         "owner/repo:",
         "owner/repo:../escape",
         "o w/repo",
+        ".hidden/repo",
+        "-owner/repo",
         "https://host",
         "https://user:pw@host/o/r",
         "http://host/o/r",
@@ -208,11 +210,12 @@ def test_ambiguous_historical_labels_get_guidance(label):
 _part = st.text("abcdefghijklmnopqrstuvwxyz0123456789-_.", min_size=1, max_size=12).filter(
     lambda s: s not in (".", "..") and not s.endswith(".git")
 )
+_owner = _part.filter(lambda s: s[0].isalnum())  # GitHub owners begin with one
 
 
 @settings(max_examples=150)
 @given(
-    owner=_part,
+    owner=_owner,
     repo=_part,
     ref=st.none() | st.text("abcdef0123456789v.-_/", min_size=1, max_size=10),
     sub=st.none() | st.lists(_part, min_size=1, max_size=3).map("/".join),
@@ -248,3 +251,19 @@ def test_local_labels_inside_the_project_are_relative():
     for label in ("local:./reg/x", "local:reg", "local:./../up", "local:./a/../../up"):
         with pytest.raises(SourceError, match="relative local source"):
             parse_label(label, None if label == "local:./reg/x" else root)
+
+
+def test_a_path_github_could_not_host_is_the_local_directory_it_names(tmp_path: Path) -> None:
+    """`upskill add .upskill/registry` (where `upskill import` writes) or `registry`
+    means the directory here; a valid owner/repo stays GitHub even when such a
+    directory exists, since the shorthand must not change meaning with the cwd."""
+    (tmp_path / ".upskill" / "registry").mkdir(parents=True)
+    (tmp_path / "registry").mkdir()
+    (tmp_path / "acme" / "skills").mkdir(parents=True)
+    hidden = parse_source(".upskill/registry", cwd=tmp_path, home=HOME, anchor=tmp_path)
+    assert (hidden.kind, hidden.label) == (SourceKind.LOCAL, "local:./.upskill/registry")
+    plain = parse_source("registry", cwd=tmp_path, home=HOME)
+    assert (plain.kind, plain.location) == (SourceKind.LOCAL, str(tmp_path / "registry"))
+    assert parse_source("acme/skills", cwd=tmp_path, home=HOME).kind is SourceKind.GITHUB
+    with pytest.raises(UsageError, match="expected owner/repo"):
+        parse_source(".upskill/other", cwd=tmp_path, home=HOME)

@@ -18,6 +18,7 @@ from upskill.errors import UpskillError, UsageError
 BUNDLE_SUFFIX = ".bundle.yaml"
 _GITHUB_PREFIX = "https://github.com/"
 _NAME_PART = re.compile(r"^[A-Za-z0-9._-]+$")
+_OWNER_START = re.compile(r"^[A-Za-z0-9]")  # GitHub owners begin with a letter or digit
 _HOST = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$")
 _PORT = re.compile(r"^([0-9]{1,5}):")
 
@@ -157,7 +158,15 @@ def _parse_source(text: str, *, cwd: Path, home: Path) -> SourceSpec:
         )
     base, ref, sub = _split_ref_sub(text, original)
     owner_repo = base.split("/")
-    if len(owner_repo) != 2 or not all(_NAME_PART.match(p) for p in owner_repo):
+    if (
+        len(owner_repo) != 2
+        or not all(_NAME_PART.match(p) for p in owner_repo)
+        or (not _OWNER_START.match(owner_repo[0]))
+    ):
+        if (cwd / text).exists():
+            # Not something GitHub could host (`.upskill/registry`, `registry`), but a
+            # path here: the local source the user meant, as if typed with `./`.
+            return SourceSpec(SourceKind.LOCAL, str(_absolute(cwd / text)))
         raise UsageError(
             f"invalid source {original!r}: expected owner/repo[@ref][:path], "
             "an https URL or a local path (./, ../, /, ~)"
