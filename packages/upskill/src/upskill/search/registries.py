@@ -57,7 +57,7 @@ class Refresher:
 
     def _git(self) -> Runner:
         if self.runner is None:
-            self.runner = default_runner(self.world.env)
+            self.runner = default_runner(self.world.env, self.world.cwd)
         return self.runner
 
     def _remote_head(self, spec: SourceSpec) -> str:

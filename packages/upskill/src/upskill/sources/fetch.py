@@ -65,7 +65,11 @@ class Fetcher:
     def _cache(self) -> GitCache:
         from upskill.sources.git import GitCache, default_runner
 
-        runner = self.runner if self.runner is not None else default_runner(self.world.env)
+        runner = (
+            self.runner
+            if self.runner is not None
+            else default_runner(self.world.env, self.world.cwd)
+        )
         return GitCache(self.world.cache_dir / "git", runner)
 
 

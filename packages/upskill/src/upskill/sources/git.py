@@ -41,13 +41,20 @@ def git_env(base: Mapping[str, str]) -> dict[str, str]:
     return env
 
 
-def default_runner(env: Mapping[str, str]) -> Runner:
+def default_runner(env: Mapping[str, str], cwd: Path | None = None) -> Runner:
+    """The system git with the run's environment (`World.env`, scrubbed), in the directory a
+    call names, else in `cwd` (the run's working directory, `World.cwd`), never the
+    process's own when the run has its own world."""
     clean = git_env(env)
 
-    def run(argv: Sequence[str], cwd: Path | None) -> subprocess.CompletedProcess[bytes]:
+    def run(argv: Sequence[str], where: Path | None) -> subprocess.CompletedProcess[bytes]:
         try:
             return subprocess.run(
-                ["git", *argv], cwd=cwd, env=clean, capture_output=True, check=False
+                ["git", *argv],
+                cwd=where if where is not None else cwd,
+                env=clean,
+                capture_output=True,
+                check=False,
             )
         except FileNotFoundError as exc:
             raise GitError("git is not installed (needed for git sources)") from exc
