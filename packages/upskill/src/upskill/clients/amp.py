@@ -44,5 +44,9 @@ CLIENT = Client(
         user=ConfigFile("amp/settings.json", Base.CONFIG, ("amp/settings.jsonc",)),
         env_ref=None,
     ),
+    # `amp skill list` (0.0.1790142911), one name in both trees: one entry, from
+    # `.agents/skills` over `.claude/skills`; it reads no `.amp/skills`.
+    skill_trees=(".agents/skills/", ".claude/skills/"),
+    dedupes=True,
     reads=("AGENTS.md", ".agents/skills/", ".claude/skills/"),
 )

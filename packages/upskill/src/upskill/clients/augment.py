@@ -62,5 +62,8 @@ CLIENT = Client(
         expands_headers=False,
     ),
     dedupes=True,
+    # The skills in auggie 0.36.0's first request (client_turns.py), one name in several
+    # trees: one entry, from `.augment/skills` over `.claude/skills` over `.agents/skills`.
+    skill_trees=(".augment/skills/", ".claude/skills/", ".agents/skills/"),
     reads=("AGENTS.md", "CLAUDE.md", ".agents/skills/", ".claude/skills/"),
 )

@@ -281,11 +281,24 @@ class Client:
     # It lists a skill or agent found in several of the trees it reads once, by name
     # (verified for Copilot CLI and opencode, reported for Kilo and Qwen Code).
     dedupes: bool = False
+    # The project trees it reads skills from, the one it prefers first: when one name is
+    # in several, a client that `dedupes` shows the first tree's copy only, one that does
+    # not shows every copy. Empty: its own skills tree, then the skill trees in `reads`
+    # (order not verified). Where set, verified with the command in its module's docs.
+    skill_trees: tuple[str, ...] = ()
     baseline: bool = False  # in the selection when nothing chose or detected clients
 
     @property
     def render_as(self) -> str:
         return self.tree or self.id
+
+    def project_skill_trees(self) -> tuple[str, ...]:
+        """The project trees it reads skills from, preferred first (`skill_trees`)."""
+        if self.skill_trees:
+            return self.skill_trees
+        where = self.kinds.get(SKILL)
+        own = (where.project.tree,) if where is not None else ()
+        return tuple(dict.fromkeys((*own, *(r for r in self.reads if r.endswith("skills/")))))
 
     def entrypoint(self, kind: str, name: str, *, home: bool) -> str | None:
         """Where `name` of `kind` lands in a scope, or None: no native place there."""

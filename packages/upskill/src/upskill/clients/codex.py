@@ -64,5 +64,8 @@ CLIENT = Client(
     ),
     instructions=("AGENTS.md",),
     instructions_home=(".codex/AGENTS.md",),
+    # `codex debug prompt-input` (0.171.0) lists a skill from `.codex/skills` and one
+    # from `.agents/skills` both, same name or not (no `.claude/skills`).
+    skill_trees=(".agents/skills/", ".codex/skills/"),
     reads=(".agents/skills/", "AGENTS.md"),
 )

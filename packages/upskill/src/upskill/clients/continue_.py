@@ -31,5 +31,7 @@ CLIENT = Client(
     ),
     rule_fields=_rule_fields,
     passthrough=True,
+    # client-read-paths-more.md (cn 1.5.47, verified): a name in both trees is listed twice.
+    skill_trees=(".continue/skills/", ".claude/skills/"),
     reads=("AGENTS.md", ".claude/skills/"),
 )

@@ -122,6 +122,10 @@ CLIENT = Client(
     ),
     instructions=(".github/copilot-instructions.md",),
     instructions_home=(".copilot/copilot-instructions.md",),
+    # `copilot skill list` (1.0.102), one name in several trees with different
+    # descriptions: one entry, from `.github/skills` over `.agents/skills` over
+    # `.claude/skills`.
+    skill_trees=(".github/skills/", ".agents/skills/", ".claude/skills/"),
     reads=(
         ".claude/rules/",
         ".claude/skills/",

@@ -65,5 +65,8 @@ CLIENT = Client(
     dedupes=True,
     instructions=("AGENTS.md",),
     instructions_home=(".factory/AGENTS.md",),
+    # The skills in droid 0.225.2's first model request (client_turns.py), one name in
+    # several trees: one entry, from `.factory/skills` over `.agents/skills`.
+    skill_trees=(".factory/skills/", ".agents/skills/"),
     reads=("AGENTS.md", ".agents/skills/"),
 )

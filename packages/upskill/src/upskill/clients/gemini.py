@@ -66,5 +66,10 @@ CLIENT = Client(
     ),
     instructions=("GEMINI.md",),
     instructions_home=(".gemini/GEMINI.md",),
+    # `gemini skills list` (0.61.0), one name in both trees: one entry, from
+    # `.agents/skills` ("Skill conflict detected: ... is overriding the same skill from
+    # .gemini/skills"); its own tree cannot win over the shared one. No `.claude/skills`.
+    skill_trees=(".agents/skills/", ".gemini/skills/"),
+    dedupes=True,
     reads=(".agents/skills/", "GEMINI.md"),
 )

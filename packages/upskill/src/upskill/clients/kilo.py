@@ -55,5 +55,8 @@ CLIENT = Client(
         inherits_env=True,
     ),
     dedupes=True,
+    # `kilo debug skill` (7.7.7), one name in several trees: one entry, from
+    # `.kilo/skills` (or `.kilocode/skills`) over `.agents/skills` over `.claude/skills`.
+    skill_trees=(".kilo/skills/", ".agents/skills/", ".claude/skills/"),
     reads=("AGENTS.md", ".agents/skills/", ".claude/skills/", "opencode.json"),
 )

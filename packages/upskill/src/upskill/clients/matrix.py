@@ -85,6 +85,24 @@ def sources_table() -> str:
     return "\n".join(lines) + "\n"
 
 
+def skills_table() -> str:
+    """Which copy a client shows when one skill name is in several trees it reads."""
+    lines = ["| client | project skill trees it reads, preferred first | one name in several |"]
+    lines.append("| --- | --- | --- |")
+    for c in CLIENTS:
+        if c.tree or SKILL not in c.kinds:
+            continue
+        trees = ", ".join(f"`{t}`" for t in c.project_skill_trees())
+        if len(c.project_skill_trees()) == 1:
+            shows = "—"
+        elif c.dedupes:
+            shows = "the first tree's copy only" if c.skill_trees else "one copy (order unverified)"
+        else:
+            shows = "every copy" if c.skill_trees else "every copy (unverified)"
+        lines.append(f"| {c.name} | {trees} | {shows} |")
+    return "\n".join(lines) + "\n"
+
+
 def _by_id(client_id: str) -> Client:
     return next(c for c in CLIENTS if c.id == client_id)
 
@@ -93,6 +111,7 @@ TABLES: dict[str, Callable[[], str]] = {
     "project": project_table,
     "global": global_table,
     "sources": sources_table,
+    "skills": skills_table,
 }
 _BLOCK = re.compile(
     r"(<!-- clients:(?P<name>[a-z]+):begin -->\n).*?(<!-- clients:(?P=name):end -->)", re.S

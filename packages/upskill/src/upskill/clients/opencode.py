@@ -96,6 +96,9 @@ CLIENT = Client(
     ),
     instructions=("AGENTS.md",),
     instructions_home=(".config/opencode/AGENTS.md",),
+    # `opencode debug skill` (1.18.33), one name in several trees: one entry, from
+    # `.opencode/skills` over `.agents/skills` over `.claude/skills`.
+    skill_trees=(".opencode/skills/", ".agents/skills/", ".claude/skills/"),
     reads=(".claude/skills/", ".agents/skills/", "AGENTS.md", "CLAUDE.md"),
     baseline=True,
 )

@@ -64,5 +64,8 @@ CLIENT = Client(
     dedupes=True,
     instructions=("QWEN.md",),
     instructions_home=(".qwen/QWEN.md",),
+    # The skills in qwen 0.24.4's first model request (tests/support/client_turns.py),
+    # one name in both trees: one entry, from `.qwen/skills` over `.agents/skills`.
+    skill_trees=(".qwen/skills/", ".agents/skills/"),
     reads=("AGENTS.md", "QWEN.md", ".agents/skills/", ".mcp.json"),
 )

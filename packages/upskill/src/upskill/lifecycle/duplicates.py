@@ -62,10 +62,13 @@ def duplicates(root: Path, clients: tuple[str, ...]) -> list[dict[str, Any]]:
             where = client.kinds.get(kind)
             if client.dedupes or where is None:
                 continue
-            reads = [where.project.tree, *(t for t in client.reads if t in trees)]
+            if kind == SKILL:  # every skills tree it reads, its own private ones too
+                reads = list(client.project_skill_trees())
+            else:
+                reads = [where.project.tree, *(t for t in client.reads if t in trees)]
             seen: dict[str, list[str]] = {}
             for path in dict.fromkeys(reads):
-                for name in _names(root, trees[path]):
+                for name in _names(root, trees.get(path) or _Tree(path, "/SKILL.md")):
                     seen.setdefault(name, []).append(path)
             for name, paths in sorted(seen.items()):
                 if len(paths) > 1:
