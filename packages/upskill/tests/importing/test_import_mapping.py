@@ -3,6 +3,7 @@ renames, `--split`, MCP spellings and secrets (through `plan_import`, no CLI).""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ import pytest
 
 from upskill.clientconf.places import Places
 from upskill.clients import SELECTABLE_CLIENTS
+from upskill.errors import FormatError
 from upskill.format.yamlio import load_yaml
 from upskill.importing import secrets
 from upskill.importing.model import ImportPlan, NoteKind
@@ -306,3 +308,46 @@ def test_a_legacy_file_identical_to_another_instruction_file_is_imported_once(
     plan = _plan(tmp_path, {"AGENTS.md": "Use uv.\n", ".cursorrules": "Use uv.\n"})
     assert [i.name for i in plan.items] == ["agents-md"]
     assert [n.message for n in plan.notes] == [".cursorrules: same text as AGENTS.md; left out"]
+
+
+def test_claude_per_project_servers_of_this_project_are_imported(tmp_path: Path) -> None:
+    user = {
+        "mcpServers": {"everywhere": {"command": "user-only"}},
+        "projects": {
+            str(tmp_path): {
+                "mcpServers": {
+                    "db": {"command": "db-mcp", "env": {"DB_PASSWORD": "hunter2"}},
+                    "shared": {"command": "s"},
+                }
+            },
+            str(tmp_path / "other"): {"mcpServers": {"elsewhere": {"command": "x"}}},
+        },
+    }
+    plan = _plan(
+        tmp_path,
+        {
+            ".mcp.json": '{"mcpServers": {"shared": {"command": "s"}}}',
+            "home/.claude.json": json.dumps(user),
+        },
+    )
+    bundle = load_yaml(_file(plan, "imported.bundle.yaml"), Path("b"))
+    assert bundle["mcps"] == {
+        "shared": {"local": {"command": "s"}},
+        "db": {
+            "local": {"command": "db-mcp", "env": {"DB_PASSWORD": "${DB_PASSWORD}"}},
+            "requires-env": ["DB_PASSWORD"],
+        },
+    }
+    where = "~/.claude.json (projects entry of this project)"
+    assert [n.message for n in plan.notes] == [
+        f"{where}: mcp server 'db': env 'DB_PASSWORD' holds a literal secret; imported as "
+        "${DB_PASSWORD} (set DB_PASSWORD in the environment)",
+        f"mcp server 'shared': merged .mcp.json, {where}",
+    ]
+    assert all("hunter2" not in bytes(f.data).decode() for f in plan.files)
+
+
+def test_a_broken_projects_map_names_the_user_file(tmp_path: Path) -> None:
+    with pytest.raises(FormatError, match="`projects` must be an object") as caught:
+        _plan(tmp_path, {"home/.claude.json": '{"projects": []}'})
+    assert caught.value.path == tmp_path / "home" / ".claude.json"

@@ -198,6 +198,10 @@ class McpRoute:
     # False: `${VAR}` is expanded in a stdio `env` but a remote server's headers are sent
     # as written (Auggie 0.36.0), so a reference there is reported like an unexpanded one.
     expands_headers: bool = True
+    # The user file's key holding servers for one project only, by the project's absolute
+    # path (`~/.claude.json` `projects["/abs/path"].mcpServers`, Claude Code's local
+    # scope): `upskill import` reads the current project's entry in project scope.
+    per_project: str | None = None
 
 
 class PluginStyle(enum.StrEnum):

@@ -118,6 +118,7 @@ CLIENT = Client(
             header_flag="-H",
             lists=True,
         ),
+        per_project="projects",
     ),
     plugins=PluginRoute(PluginStyle.MARKETPLACE, "claude", scope_flag=True),
     registration=Registration(imports_agents_md="CLAUDE.md"),

@@ -20,7 +20,7 @@ from typing import Any
 from upskill import jsonc
 from upskill.clientconf.places import Places, locate
 from upskill.clients import BY_ID
-from upskill.clients.base import Base, EntryStyle
+from upskill.clients.base import Base, ConfigFile, EntryStyle
 from upskill.errors import FormatError
 from upskill.importing import secrets
 from upskill.importing.model import Note, NoteKind
@@ -185,45 +185,76 @@ def _load(path: Path, text: str) -> object:
 
 
 def _shown(path: Path, places: Places) -> str:
-    for base, label in ((places.root, ""), (places.home, "~/")):
+    bases = ((places.root, ""), (places.home, "~/"))
+    # The nearer base names it (a home inside the project, as in tests, is still `~/`).
+    for base, label in sorted(bases, key=lambda b: -len(b[0].parts)):
         if path.is_relative_to(base):
             return label + path.relative_to(base).as_posix()
     return path.as_posix()
 
 
+def _servers_in(data: object, key: str, path: Path) -> dict[str, Any]:
+    servers = data.get(key) if isinstance(data, dict) else None
+    if servers is None:
+        return {}
+    if not isinstance(servers, dict):
+        raise FormatError(f"`{key}` must be an object", path=path)
+    return servers
+
+
+def _project_entry(data: object, key: str, root: Path, path: Path) -> object:
+    """This project's entry of a user file's per-project map (keyed by absolute path, as
+    the client saw the directory: the path given or its real path)."""
+    projects = data.get(key) if isinstance(data, dict) else None
+    if projects is None:
+        return None
+    if not isinstance(projects, dict):
+        raise FormatError(f"`{key}` must be an object", path=path)
+    for candidate in dict.fromkeys((str(root), str(root.resolve()))):
+        if candidate in projects:
+            return projects[candidate]
+    return None
+
+
 def scan_servers(
     places: Places, clients: Iterable[str], *, home: bool
 ) -> tuple[list[FoundServer], list[Note]]:
-    """Every server in the selected clients' config files of this scope, each file once."""
+    """Every server in the selected clients' config files of this scope, each file once,
+    and in project scope the project's own servers a user file keeps (`per_project`)."""
     found: list[FoundServer] = []
     notes: list[Note] = []
-    seen: set[Path] = set()
+    seen: set[tuple[Path, str]] = set()
     for client in clients:
         route = BY_ID[client].mcp
-        file = None if route is None else (route.user if home else route.project)
-        if route is None or file is None:
+        if route is None:
             continue
-        location = locate(file, route.root_key, places)
-        path = next((p for p in (location.path, *location.alternatives) if p.is_file()), None)
-        if path is None or path in seen:
-            continue
-        seen.add(path)
-        text = read_text(path, location.within if file.base is Base.ROOT else None)
-        if text is None or not text.strip():
-            continue
-        data = _load(path, text)
-        servers = data.get(route.root_key) if isinstance(data, dict) else None
-        if servers is None:
-            continue
-        if not isinstance(servers, dict):
-            raise FormatError(f"`{route.root_key}` must be an object", path=path)
-        shown = _shown(path, places)
-        for name, entry in servers.items():
-            if not isinstance(entry, dict):
-                raise FormatError(f"mcp server {name!r} must be an object", path=path)
-            portable, more = portable_entry(str(name), entry, shown, route.env_ref, route.style)
-            notes.extend(more)
-            found.append(FoundServer(str(name), client, shown, portable))
+        files: list[tuple[ConfigFile | None, str | None]] = [
+            (route.user if home else route.project, None)
+        ]
+        if not home and route.per_project is not None:
+            files.append((route.user, route.per_project))
+        for file, per_project in files:
+            if file is None:
+                continue
+            location = locate(file, route.root_key, places)
+            path = next((p for p in (location.path, *location.alternatives) if p.is_file()), None)
+            if path is None or (path, per_project or "") in seen:
+                continue
+            seen.add((path, per_project or ""))
+            text = read_text(path, location.within if file.base is Base.ROOT else None)
+            if text is None or not text.strip():
+                continue
+            data = _load(path, text)
+            shown = _shown(path, places)
+            if per_project is not None:
+                data = _project_entry(data, per_project, places.root, path)
+                shown = f"{shown} ({per_project} entry of this project)"
+            for name, entry in _servers_in(data, route.root_key, path).items():
+                if not isinstance(entry, dict):
+                    raise FormatError(f"mcp server {name!r} must be an object", path=path)
+                portable, more = portable_entry(str(name), entry, shown, route.env_ref, route.style)
+                notes.extend(more)
+                found.append(FoundServer(str(name), client, shown, portable))
     return found, notes
 
 
