@@ -188,6 +188,12 @@ def test_binds_name_the_resolved_path_that_was_checked() -> None:
         plan(host=host)  # its workspace /home/me/proj resolves into the storage
 
 
+def test_a_runtime_holding_the_storage_is_refused() -> None:
+    host = facts(runtime_roots=("/var/lib/cfs",))
+    with pytest.raises(Unavailable, match="runtime /var/lib/cfs is, holds or lies in"):
+        plan(host=host)
+
+
 def test_workspace_in_storage_and_separate_root_are_refused() -> None:
     with pytest.raises(BadInput, match="the workspace is, holds or lies in CortexFS storage"):
         plan(request=LaunchRequest(("x",), False, "/var/lib/cfs"))

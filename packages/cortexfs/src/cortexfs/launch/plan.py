@@ -50,6 +50,11 @@ def plan_launch(
         raise BadInput(f"{spec.ref.controls}/root: a separate root is not supported; clear it")
     identity = derive_identity(spec, operator)
     for root in host.runtime_roots:
+        if host.paths.exposes_ctx(root):
+            raise Unavailable(
+                f"the CortexFS runtime {root} is, holds or lies in CortexFS storage or a "
+                "CortexFS mount, so it cannot be shown to the sandbox; install cortexfs elsewhere"
+            )
         problem = host.unreachable(root, identity)
         if problem:
             raise Unavailable(
