@@ -249,8 +249,56 @@ def test_a_body_the_formatter_would_restructure_is_left_as_written(monkeypatch) 
 
     text = "Some *text*\n\n* item\n"
     monkeypatch.setattr(engine, "render", lambda tokens, env: "Some text\n")
-    formatter.format_body.cache_clear()
+    formatter._format.cache_clear()
     try:
         assert format_body(text) == text
     finally:
-        formatter.format_body.cache_clear()
+        formatter._format.cache_clear()
+
+
+def test_fmt_says_which_bodies_it_left_as_written(monkeypatch, work, upskill) -> None:  # type: ignore[no-untyped-def]
+    """A body the formatter would restructure is kept, and `fmt` (and `--check`) says so
+    per file, on stderr, while the frontmatter is still put in canonical order."""
+    from upskill.markdown import engine, formatter
+
+    render = engine.render
+
+    def lossy(tokens, env):  # type: ignore[no-untyped-def]
+        out = render(tokens, env)
+        return out.replace("*kept*", "kept")  # drops the emphasis: another structure
+
+    monkeypatch.setattr(engine, "render", lossy)
+    formatter._format.cache_clear()
+    skill = work / "skills" / "a" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text("---\ndescription: Use when a\nschema: 1\n---\n\nSome *kept* text\n")
+    plain = work / "skills" / "b" / "SKILL.md"
+    plain.parent.mkdir(parents=True)
+    plain.write_text("---\nschema: 1\ndescription: Use when b\n---\n\nPlain text\n")
+    try:
+        check = upskill("fmt", "--check")
+        done = upskill("fmt")
+    finally:
+        formatter._format.cache_clear()
+    warning = (
+        "warning: skills/a/SKILL.md: body left as written: formatting it would change its "
+        "Markdown structure (what it says), so only the frontmatter is canonicalised\n"
+    )
+    assert (check.returncode, check.stderr) == (1, warning)
+    assert (
+        check.stdout
+        == "would reformat skills/a/SKILL.md\n2 file(s) checked, 1 would be reformatted\n"
+    )
+    assert (done.returncode, done.stderr) == (0, warning)
+    canonical = "---\nschema: 1\ndescription: Use when a\n---\n\nSome *kept* text\n"
+    assert skill.read_text() == canonical
+    skill.write_text(canonical.replace("\n\nSome", "\n\n\n  \nSome") + "\n\n")
+    formatter._format.cache_clear()
+    monkeypatch.setattr(engine, "render", lossy)
+    try:
+        again = upskill("fmt")
+        fixed_point = upskill("fmt", "--check")
+    finally:
+        formatter._format.cache_clear()
+    assert (again.returncode, skill.read_text()) == (0, canonical)  # blank edges, one seam
+    assert (fixed_point.returncode, fixed_point.stderr) == (0, warning)

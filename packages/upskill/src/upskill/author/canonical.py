@@ -105,6 +105,16 @@ def canonical_override(text: str, path: Path) -> str:
     return format_body(text)
 
 
+def markdown_body(text: str, kind: str, path: Path) -> str | None:
+    """The Markdown a target's canonical form formats: an entrypoint's body, an override
+    whole, nothing for a bundle. Call after `canonical_text` accepted the text."""
+    if kind == "bundle":
+        return None
+    if kind == "override":
+        return text
+    return split_frontmatter(text, path).body
+
+
 def canonical_text(text: str, kind: str, path: Path) -> str:
     if kind == "bundle":
         return canonical_bundle(text, path)

@@ -10,18 +10,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from upskill.author.canonical import canonical_text
+from upskill.author.canonical import canonical_text, markdown_body
 from upskill.author.targets import Target
 from upskill.errors import UpskillError
 
 
 @dataclass(frozen=True)
 class FmtOutcome:
-    """`canonical` holds the new bytes when the file must change; `error` when it cannot."""
+    """`canonical` holds the new bytes when the file must change; `error` when it cannot;
+    `body_kept` when the body was left as written because formatting it would change
+    its Markdown structure (the author hears of it rather than trusting a silent pass)."""
 
     target: Target
     canonical: bytes | None = None
     error: UpskillError | None = None
+    body_kept: bool = False
 
     @property
     def changed(self) -> bool:
@@ -30,6 +33,7 @@ class FmtOutcome:
 
 def plan_file(target: Target) -> FmtOutcome:
     from upskill.format.items import read_text
+    from upskill.markdown import kept_as_written
 
     try:
         text = read_text(target.path)
@@ -41,7 +45,9 @@ def plan_file(target: Target) -> FmtOutcome:
         return FmtOutcome(
             target, error=UpskillError(f"cannot read: {error.strerror}", path=target.path)
         )
-    return FmtOutcome(target, canonical=None if canonical == raw else canonical)
+    body = markdown_body(text, target.kind, target.path)
+    kept = body is not None and kept_as_written(body)
+    return FmtOutcome(target, None if canonical == raw else canonical, body_kept=kept)
 
 
 def plan_fmt(targets: Sequence[Target]) -> list[FmtOutcome]:

@@ -42,6 +42,11 @@ def run(args: argparse.Namespace, console: Console, world: World) -> int:
             failed = True
             console.error(outcome.error.shown_from(cwd))  # one bad file does not stop the others
             continue
+        if outcome.body_kept:
+            console.warn(
+                f"{shown}: body left as written: formatting it would change its Markdown "
+                "structure (what it says), so only the frontmatter is canonicalised"
+            )
         if outcome.canonical is None:
             continue
         changed += 1

@@ -14,13 +14,14 @@ from upskill.markdown.formatter import (
     FORMATTER_OPTIONS,
     format_body,
     format_markdown,
+    kept_as_written,
 )
 from upskill.markdown.links import LinkRewrite, rewrite_links
 
 
 def clear_caches() -> None:
     """Forget every formatted result, for measurements that must start cold."""
-    _formatter.format_body.cache_clear()
+    _formatter._format.cache_clear()
     _links._rewrite_cached.cache_clear()
 
 
@@ -31,5 +32,6 @@ __all__ = [
     "clear_caches",
     "format_body",
     "format_markdown",
+    "kept_as_written",
     "rewrite_links",
 ]

@@ -10,6 +10,7 @@ one blank line.
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any
 
 from upskill.format.frontmatter import closing_fence
@@ -20,9 +21,9 @@ FORMATTER_OPTIONS: dict[str, Any] = dict(engine.OPTIONS)
 FORMATTER_EXTENSIONS: tuple[str, ...] = engine.EXTENSIONS
 
 _CACHE_SIZE = 8192
+_EDGE_BLANKS = re.compile(r"\A(?:[ \t]*\n)+|(?:\n[ \t]*)+\Z")
 
 
-@functools.lru_cache(maxsize=_CACHE_SIZE)
 def format_body(body: str) -> str:
     """Format Markdown without frontmatter. Empty or blank input gives ``""``.
 
@@ -30,12 +31,28 @@ def format_body(body: str) -> str:
     as written (LF endings): restyling must never change what a body says
     (`markdown.structure`; docs/upskill/format.md).
     """
+    return _format(body)[0]
+
+
+def kept_as_written(body: str) -> bool:
+    """Whether `format_body` returned `body` unformatted because formatting would have
+    changed its structure, which `upskill fmt` tells the author instead of hiding."""
+    return _format(body)[1]
+
+
+@functools.lru_cache(maxsize=_CACHE_SIZE)
+def _format(body: str) -> tuple[str, bool]:
     text = body.replace("\r\n", "\n").replace("\r", "\n")
     if not text.strip():
-        return ""
+        return "", False
     tokens, env = engine.parse(text)
     formatted = engine.render(tokens, env)
-    return formatted if same_structure(text, formatted) else text
+    if same_structure(text, formatted):
+        return formatted, False
+    # Kept as written, but framed as the formatter frames a body: no blank lines before
+    # or after it and one final newline, so the seam to the frontmatter stays one blank
+    # line and `fmt` stays idempotent.
+    return _EDGE_BLANKS.sub("", text) + "\n", True
 
 
 def format_markdown(text: str) -> str:
