@@ -36,6 +36,20 @@ def test_top_level_help_imports_no_argparse_re_enum_typing_or_dataclasses() -> N
     assert out.endswith("\n[] []\n")
 
 
+def test_dispatch_loads_only_the_selected_command_and_no_dataclasses() -> None:
+    """The way to a command (parser, console, World) stays light: `completion` runs at
+    every shell start-up."""
+    code = (
+        "import sys; from upskill.cli import main; main(['completion', 'bash']); "
+        "print('dataclasses' in sys.modules, "
+        "[m for m in sys.modules if m.startswith('upskill.commands.')])"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.endswith("\nFalse ['upskill.commands.completion']\n")
+
+
 @pytest.mark.parametrize("argv", [[], ["-h"], ["--help"]])
 @pytest.mark.parametrize("columns", [*range(30, 130), 200, 500])
 def test_top_level_help_is_argparses_own_layout(argv: list[str], columns: int) -> None:

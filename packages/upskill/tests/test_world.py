@@ -24,6 +24,15 @@ def test_xdg_variables_win_and_empty_ones_do_not() -> None:
     assert (empty.config_home, empty.cache_home) == (Path("/h/.config"), Path("/h/.cache"))
 
 
+def test_a_world_is_an_immutable_value() -> None:
+    world = World(Path("/work"), Path("/h"), {"A": "1"})
+    assert world == World(Path("/work"), Path("/h"), {"A": "1"})
+    assert world != World(Path("/work"), Path("/h"), {"A": "2"})
+    with pytest.raises(AttributeError):
+        world.cwd = Path("/elsewhere")  # type: ignore[misc]
+    assert repr(world) == f"World(cwd={Path('/work')!r}, home={Path('/h')!r}, env=<1 variables>)"
+
+
 def test_current_reads_home_then_userprofile(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
