@@ -7,8 +7,6 @@ whatever CTX_* the caller set. Elsewhere an MCP tool call goes to the uid's warm
 any other call is decided here, on a live mount only.
 """
 
-from __future__ import annotations
-
 import os
 import stat
 import sys
@@ -30,6 +28,8 @@ def main(argv: list[str] | None = None) -> int:
 
         warm = warm_call(args)
         if warm is not None:
+            if argv is None:  # a real process: its output is written (os.write), so skip
+                os._exit(warm)  # the interpreter's teardown, part of every call's latency
             return warm
     from cortexfs.runner import run_bin
 

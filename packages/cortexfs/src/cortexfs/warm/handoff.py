@@ -9,18 +9,23 @@ so this side only recognises an MCP tool, passes the call on and relays the outp
 reached: the runner then runs the call itself, as before.
 """
 
-from __future__ import annotations
-
 import _signal  # type: ignore[import-not-found]  # signal without enum
 import _socket
 import os
 import sys
 import time
 
-from cortexfs.warm.paths import SOCKET, host_dir, private_dir
+from cortexfs.warm.paths import SOCKET, host_dir, private_dir, uid_dir
 from cortexfs.warm.wire import EXIT_PREFIX, encode_request
 
 _START_WAIT = 10.0
+# The host imports cortexfs from where this runner did (an installed package, a venv or
+# a copied tree that a launcher put on sys.path), with this same interpreter.
+_LIB = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_HOST_MAIN = (
+    "import sys; sys.path.insert(0, sys.argv[1]); from cortexfs.warm.host import main; "
+    "raise SystemExit(main(sys.argv[2:]))"
+)
 _CANCEL_WAIT = 5.0
 
 
@@ -75,7 +80,7 @@ def _start_host(directory: str) -> bool:
             os.close(read_end)
             os.set_inheritable(write_end, True)
             os.chdir("/")
-            host = [sys.executable, "-m", "cortexfs.warm.host", directory, str(write_end)]
+            host = [sys.executable, "-c", _HOST_MAIN, _LIB, directory, str(write_end)]
             os.execv(sys.executable, host)  # noqa: S606 - an argument list, no shell
         finally:
             os._exit(127)
@@ -93,6 +98,7 @@ def _host(uid: int) -> _socket.socket | None:
     if sock is not None:
         return sock
     try:
+        private_dir(uid_dir(uid), uid)
         private_dir(directory, uid)
     except OSError:
         return None

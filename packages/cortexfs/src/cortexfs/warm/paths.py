@@ -2,16 +2,25 @@
 the socket in it was bound by that uid (or root). Stdlib `os` only: the object runner
 imports this on every call."""
 
-from __future__ import annotations
-
 import os
 import stat
+import sys
+import zlib
 
 SOCKET = "calls.sock"
 LOCK = "host.lock"
 
 
-def host_dir(uid: int) -> str:
+def install_key() -> str:
+    """Which installation a host belongs to: this interpreter and this package's
+    directory (its mtime changes when a checkout or upgrade replaces files), so a
+    runner never hands its call to a host running other code."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    stamp = f"{sys.executable}\0{package}\0{os.stat(package).st_mtime_ns}"
+    return f"{zlib.crc32(stamp.encode()):08x}"
+
+
+def uid_dir(uid: int) -> str:
     """`/run/user/<uid>/cortexfs-calls` when the uid has a runtime dir, else
     `/tmp/cortexfs-calls-<uid>` (an agent sandbox has its own /tmp: never this one)."""
     run_user = f"/run/user/{uid}"
@@ -22,6 +31,11 @@ def host_dir(uid: int) -> str:
     except OSError:
         pass
     return f"/tmp/cortexfs-calls-{uid}"  # noqa: S108 - checked private by private_dir
+
+
+def host_dir(uid: int) -> str:
+    """The host's own directory, one per installation, inside the uid's private one."""
+    return f"{uid_dir(uid)}/{install_key()}"
 
 
 def private_dir(path: str, uid: int) -> None:

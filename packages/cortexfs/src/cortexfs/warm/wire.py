@@ -5,8 +5,6 @@ Request: `<length>\n` then NUL-separated fields: `cfs1`, cwd, argc, argv..., env
 an SCM_RIGHTS descriptor. Reply: the object runner's JSONL events, byte for byte, then
 `#exit <code>\n`. No `json` on the runner's side: it would import `re`."""
 
-from __future__ import annotations
-
 import os
 
 MAGIC = b"cfs1"
