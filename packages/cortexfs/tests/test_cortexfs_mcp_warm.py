@@ -183,6 +183,52 @@ def test_signalled_runner_reports_and_stops_the_group(warm, parse_events, sig) -
     assert gone_within([server, child], 5)
 
 
+def test_server_stderr_is_appended_to_the_objects_log(warm, parse_events) -> None:
+    """At the end of each call, and when a server is stopped (here by its timeout)."""
+    pid = int(parse_events(warm.call("pid").stdout)[-2]["text"])
+    warm.call("pid")
+    log = warm.mount.root / "tool" / f"{warm.unique}.pid.d" / "log"
+    assert log.read_text() == f"started {pid}\ncall pid\ncall pid\n"
+    warm.set_driver("hang", timeout="1")
+    assert warm.call("hang").returncode == 69
+    hang_log = (warm.mount.root / "tool" / f"{warm.unique}.hang.d" / "log").read_text()
+    child = re.findall(r"^child \d+$", warm.pids(), re.M)
+    # one server serves both tools: its start-up went to the log of the call that started it
+    assert hang_log == f"{child[0]}\n"
+
+
+def test_only_the_owner_appends_to_a_log_and_nobody_rewrites_it(warm, as_uid) -> None:
+    log = str(warm.mount.root / "tool" / f"{warm.unique}.pid.d" / "log")
+
+    def append(data: bytes) -> None:
+        fd = os.open(log, os.O_WRONLY | os.O_APPEND)
+        try:
+            os.write(fd, data)
+        finally:
+            os.close(fd)
+
+    append(b"one")
+    append(b"two\n")
+    assert Path(log).read_bytes() == b"one\ntwo\n"
+    assert oct(os.stat(log).st_mode & 0o777) == "0o644"
+    with pytest.raises(OSError) as refused:
+        Path(log).write_bytes(b"forged\n")  # a whole-file rewrite, root included
+    assert refused.value.errno == 30  # EROFS
+    assert as_uid(4242, lambda: append(b"x")) == 13  # EACCES: not the owner
+    assert Path(log).read_bytes() == b"one\ntwo\n"
+
+
+def test_log_keeps_the_newest_lines() -> None:
+    from cortexfs.object_log import MAX_LOG, appended_log
+
+    old = b"".join(b"line %05d\n" % i for i in range(6000))[-MAX_LOG:]
+    new = appended_log(old, b"last")
+    assert len(new) <= MAX_LOG
+    assert new.endswith(b"line 05999\nlast\n")
+    assert new.startswith(b"line ")
+    assert appended_log(b"", b"a\x00b") == "a\ufffdb\n".encode()
+
+
 def test_request_round_trips() -> None:
     from hypothesis import given
     from hypothesis import strategies as st

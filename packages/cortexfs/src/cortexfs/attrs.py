@@ -32,6 +32,8 @@ class BackingStat:
 def control_mode(control: str) -> int:
     if control in SECRET_CONTROLS:
         return 0o600
+    if control == "log":
+        return 0o644  # the owner may append (decide.log_append); nobody rewrites it
     if control in IMMUTABLE_CONTROLS or control in RUNTIME_CONTROLS:
         return 0o444
     return 0o644

@@ -100,6 +100,16 @@ def open_read(node: Node, uid: int, owner: int) -> None:
         raise refuse(errno.EACCES, f"{node.path} is readable by uid {owner} only")
 
 
+def log_append(node: Node, uid: int, owner: int) -> None:
+    """`.d/log` is the daemon's, but an object's owner (a warm host handing on its MCP
+    server's stderr) may add to it: an O_APPEND open, whose writes the daemon appends.
+    It can never rewrite or shorten what is there."""
+    _object_structure(node)
+    _reference(node)
+    if uid != 0:
+        _require_owner(uid, owner, node.path)
+
+
 def open_write(node: Node, uid: int, owner: int) -> Plan:
     _reference(node)
     if node.kind is Kind.CONTROL:

@@ -20,9 +20,10 @@ from cortexfs.attrs import STATUS_BYTES, BackingStat, presented
 from cortexfs.controls import MAX_CONTROL_BYTES, check_control
 from cortexfs.decide import SECRET_CONTROLS, Plan, Writer
 from cortexfs.errors import FsRefusal
-from cortexfs.handles import BytesHandle, ControlHandle, FdHandle, HandleTable
+from cortexfs.handles import BytesHandle, ControlHandle, FdHandle, HandleTable, LogHandle
 from cortexfs.invalidate import Invalidator
 from cortexfs.layout import ROOT_ENTRIES, Kind, Node, classify
+from cortexfs.object_log import appended_log
 from cortexfs.objects import ObjectClass
 from cortexfs.perm import Perm, parse_perm, perm_from_mode
 from cortexfs.runtime_state import alias_target, supervisor_pid
@@ -182,6 +183,11 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
             return 0
         if node.kind is Kind.STATUS:
             raise FsRefusal(errno.EROFS, "status is read-only")
+        if node.control == "log" and flags & os.O_APPEND and not flags & os.O_TRUNC:
+            decide.log_append(node, self._uid(), self._owner(node))
+            fi.fh = self.table.add(LogHandle(node))
+            fi.direct_io = 1
+            return 0
         plan = decide.open_write(node, self._uid(), self._owner(node))
         fi.fh = self._open_plan(node, plan, flags, create_mode=None)
         return 0
@@ -253,6 +259,11 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
             handle.committed = True
             self.table.settle(handle)
             self._commit_control(handle.node, data)
+            return len(data)
+        if isinstance(handle, LogHandle):
+            real = self._real(handle.node)
+            old = self.backing.read_bytes(handle.node.path, MAX_CONTROL_BYTES) or b""
+            atomic_write(real, appended_log(old, data))
             return len(data)
         if isinstance(handle, FdHandle) and handle.writable:
             temp = handle.node.kind is Kind.CONTROL_TEMP

@@ -35,7 +35,14 @@ class ControlHandle:
     registered: bool = False  # counted in HandleTable.pending until settled
 
 
-Handle = FdHandle | BytesHandle | ControlHandle
+@dataclass
+class LogHandle:
+    """An O_APPEND open of `.d/log`: each write is appended by the daemon."""
+
+    node: Node
+
+
+Handle = FdHandle | BytesHandle | ControlHandle | LogHandle
 
 
 @dataclass
