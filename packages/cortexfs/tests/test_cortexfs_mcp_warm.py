@@ -244,6 +244,8 @@ def test_request_round_trips() -> None:
         data = encode_request(cwd, argv, env)
         head, _, payload = data.partition(b"\n")
         assert int(head) == len(payload)
-        assert decode_request(payload) == (cwd, argv, env)
+        assert decode_request(payload) == (b"cfs1", cwd, argv, env)
+        job = encode_request(cwd, argv, env, b"cfd1").partition(b"\n")[2]
+        assert decode_request(job) == (b"cfd1", cwd, argv, env)
 
     round_trip()

@@ -16,7 +16,7 @@ import sys
 import time
 
 from cortexfs.warm.paths import SOCKET, host_dir, private_dir, uid_dir
-from cortexfs.warm.wire import EXIT_PREFIX, encode_request
+from cortexfs.warm.wire import EXIT_PREFIX, MAGIC_JOB, encode_request
 
 _START_WAIT = 10.0
 # The host imports cortexfs from where this runner did (an installed package, a venv or
@@ -156,13 +156,22 @@ def call(argv: list[str]) -> int | None:
     path = os.path.abspath(argv[0])
     if not is_mcp_tool(path):
         return None
+    return _hand_on(encode_request(os.getcwd(), [path, *argv[1:]], dict(os.environ)))
+
+
+def call_job(job: str) -> int | None:
+    """A call the broker already decided (broker/exec_child.py, as the agent's uid,
+    outside the sandbox): the host runs its driver on a warm server."""
+    return _hand_on(encode_request(os.getcwd(), [job], dict(os.environ), MAGIC_JOB))
+
+
+def _hand_on(request: bytes) -> int | None:
     uid = os.getuid()
     sock = _host(uid)
     if sock is None:
         return None
     previous = {sig: _signal.signal(sig, _interrupted) for sig in (_signal.SIGTERM, _signal.SIGINT)}
     try:
-        request = encode_request(os.getcwd(), [path, *argv[1:]], dict(os.environ))
         fds = (0).to_bytes(4, sys.byteorder)
         try:
             sent = sock.sendmsg([request], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fds)])

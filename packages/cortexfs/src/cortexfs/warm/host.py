@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import json
 import os
 import socket
 import struct
@@ -23,11 +24,13 @@ import time
 from collections.abc import Mapping
 from typing import IO, Any
 
+from cortexfs.drivers import run_driver
+from cortexfs.events import EventWriter
 from cortexfs.mcp_calls import McpCall
-from cortexfs.runner import run
+from cortexfs.runner import guarded, run
 from cortexfs.warm.paths import LOCK, SOCKET, private_dir
 from cortexfs.warm.pool import Pool
-from cortexfs.warm.wire import EXIT_PREFIX, MAX_REQUEST, decode_request
+from cortexfs.warm.wire import EXIT_PREFIX, MAGIC_JOB, MAX_REQUEST, decode_request
 
 HOST_IDLE = 30.0
 _REAP_EVERY = 0.5
@@ -81,6 +84,17 @@ def _read_request(sock: socket.socket) -> tuple[bytes, list[int]]:
     return payload, fds
 
 
+def _run_job(argv: list[str], stdin: IO[bytes] | None, out: _Out, bound: _Bound) -> int:
+    """A call the broker decided (broker/exec_child.py hands it on): run its driver."""
+    job = json.loads(argv[0]) if len(argv) == 1 else None
+    if not isinstance(job, dict):
+        raise ValueError("a job request carries one JSON object")
+    writer = EventWriter(out)  # type: ignore[arg-type]
+    return guarded(writer, lambda: run_driver(
+        job["driver"], job["where"], job["args"], stdin, writer, job.get("schema"), bound
+    ))  # fmt: skip
+
+
 class Host:
     def __init__(self, directory: str) -> None:
         self.directory = directory
@@ -132,11 +146,15 @@ class Host:
             if not self._peer_ok(sock):
                 return
             payload, fds = _read_request(sock)
-            cwd, argv, env = decode_request(payload)
+            kind, cwd, argv, env = decode_request(payload)
             stdin: IO[bytes] | None = os.fdopen(fds.pop(0), "rb") if fds else None
             bound = _Bound(self.pool, env, cwd, sock.fileno())
+            out = _Out(sock)
             with stdin if stdin is not None else contextlib.nullcontext():
-                code = run(argv, env, self.uid, stdin, _Out(sock), bound)  # type: ignore[arg-type]
+                if kind == MAGIC_JOB:
+                    code = _run_job(argv, stdin, out, bound)
+                else:
+                    code = run(argv, env, self.uid, stdin, out, bound)  # type: ignore[arg-type]
             sock.sendall(EXIT_PREFIX + str(code).encode() + b"\n")
         except (OSError, ValueError):
             pass
