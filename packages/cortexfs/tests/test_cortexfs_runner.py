@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -196,3 +197,31 @@ def test_corrupt_backing_policy_is_internal_error(ctx_mount, call: Call, run, pa
     got = parse_events(result.stdout)
     assert got[-2]["errno"] == "EIO"
     assert "policy: line 1" in str(got[-2]["message"])
+
+
+def test_exec_timeout_kills_the_group(ctx_mount, call: Call, run, parse_events, tmp_path) -> None:
+    """An exec driver's timeout= ends the program and what it started (ETIMEDOUT, 69)."""
+    pids = tmp_path / "pids"
+    script = (
+        "import subprocess, sys, time\n"
+        "child = subprocess.Popen(['sleep', '300'])\n"
+        f"open({str(pids)!r}, 'w').write(f'{{child.pid}}\\n')\n"
+        "time.sleep(300)\n"
+    )
+    command = json.dumps([sys.executable, "-c", script])
+    put(call.controls("tool") / "driver", f"kind=exec\ncommand={command}\ntimeout=1\n")
+    result = run([str(call.tool_path)], call.env(ctx_mount), timeout=20)
+    assert result.returncode == 69
+    assert parse_events(result.stdout)[-2] == {
+        "type": "error", "errno": "ETIMEDOUT",
+        "message": f"{sys.executable}: still running after 1 s; killed",
+    }  # fmt: skip
+    child = int(pids.read_text())
+    deadline = time.monotonic() + 5
+    while os.path.exists(f"/proc/{child}") and time.monotonic() < deadline:
+        with open(f"/proc/{child}/stat") as handle:
+            if handle.read().rsplit(")", 1)[1].split()[0] == "Z":
+                break
+        time.sleep(0.05)
+    else:
+        assert not os.path.exists(f"/proc/{child}"), "the program's child survived"

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import codecs
+import contextlib
 import json
 import os
+import select
 import signal
 import subprocess
+import time
 from typing import IO, Any
 
-from cortexfs.errors import BadInput, Failed, Internal, Unavailable
+from cortexfs.errors import BadInput, Failed, Internal, TimedOut, Unavailable
 from cortexfs.events import EventWriter
 from cortexfs.json_bounds import loads_bounded
-from cortexfs.mcp_calls import ColdSessions, McpCall, Sessions, mcp_call
+from cortexfs.mcp_calls import ColdSessions, McpCall, Sessions, mcp_call, seconds
 
 MAX_INPUT = 1 << 20
 
@@ -50,21 +53,41 @@ def parse_arguments(args: list[str], stdin: IO[bytes] | None) -> dict[str, Any]:
     return value
 
 
-def run_exec(command: list[str], args: list[str], writer: EventWriter) -> int:
-    """Stream the program's stdout as deltas, then the whole text as one message."""
+def _stop_group(proc: subprocess.Popen[bytes], sig: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, sig)
+
+
+def run_exec(
+    command: list[str], args: list[str], writer: EventWriter, timeout: float | None = None
+) -> int:
+    """Stream the program's stdout as deltas, then the whole text as one message. The
+    program runs in a process group of its own: SIGTERM/SIGINT are passed on to it, and
+    past `timeout` seconds the group is killed (ETIMEDOUT)."""
     try:
-        proc = subprocess.Popen([*command, *args], stdout=subprocess.PIPE)
+        proc = subprocess.Popen([*command, *args], stdout=subprocess.PIPE, process_group=0)
     except OSError as exc:
         raise Unavailable(f"{command[0]}: cannot execute: {exc.strerror}") from exc
     previous = {
-        sig: signal.signal(sig, lambda s, _f: proc.send_signal(s))
+        sig: signal.signal(sig, lambda s, _f: _stop_group(proc, s))
         for sig in (signal.SIGTERM, signal.SIGINT)
     }
     decoder = codecs.getincrementaldecoder("utf-8")("replace")
     parts: list[str] = []
+    deadline = None if timeout is None else time.monotonic() + timeout
     try:
         assert proc.stdout is not None
-        while chunk := os.read(proc.stdout.fileno(), 65536):
+        fd = proc.stdout.fileno()
+        while True:
+            if deadline is not None:
+                ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+                if not ready:
+                    _stop_group(proc, signal.SIGKILL)
+                    proc.wait()
+                    raise TimedOut(f"{command[0]}: still running after {timeout:g} s; killed")
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
             text = decoder.decode(chunk)
             if text:
                 parts.append(text)
@@ -136,7 +159,8 @@ def run_driver(
     authorised the call; `sessions` runs MCP calls (default: a server for this call)."""
     kind = driver.get("kind")
     if kind == "exec":
-        return run_exec(parse_command(driver, where), args, writer)
+        timeout = seconds(driver, "timeout", 0.0, where) or None  # exec: no limit by default
+        return run_exec(parse_command(driver, where), args, writer, timeout)
     if kind == "mcp":
         arguments = parse_arguments(args, stdin)
         call = mcp_call(driver, where, parse_command(driver, where), arguments)
