@@ -5,9 +5,11 @@ from __future__ import annotations
 import errno
 import os
 import shutil
+import socket
 import stat
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -279,3 +281,79 @@ def test_xattrs_say_what_each_path_is(ctx_mount, unique: str, listening) -> None
         pid = agents / f"{unique}.d" / "pid"
         assert os.getxattr(pid, "user.cortexfs.bytes") == str(len(f"{os.getpid()}\n")).encode()
     assert "user.cortexfs.context_tokens" not in os.listxattr(root / "status")
+
+
+def test_ctx_set_takes_values_that_look_like_options(ctx_mount, unique: str, run) -> None:
+    ctx = str(Path(sys.executable).parent / "ctx")
+    os.mkdir(ctx_mount.root / "agent" / f"{unique}.d")
+    perm = f"agent/{unique}.d/perm"
+    for argv, value in (
+        ([perm, "--x"], b"--x\n"),
+        ([perm, "-w-"], b"-w-\n"),
+        ([perm, "--", "r--"], b"r--\n"),
+        ([f"agent/{unique}.d/path", "-a", "--", "--b"], b"-a\n--b\n"),
+    ):
+        result = run([ctx, "set", *argv], ctx_mount.env())
+        assert (result.returncode, result.stderr) == (0, b""), argv
+        assert (ctx_mount.root / argv[0]).read_bytes() == value
+    bad = run([ctx, "set", perm, "--z"], ctx_mount.env())
+    assert bad.returncode == 2
+    assert bad.stderr == f"ctx: {ctx_mount.root}/{perm}: EINVAL (Invalid argument)\n".encode()
+
+
+CRASHING_SERVER = r"""
+import json, os, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg.get("method") == "initialize":
+        result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "crash", "version": "1"}}
+        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
+    elif msg.get("method") == "tools/call":
+        os._exit(3)  # dies mid-call
+"""
+
+
+def test_a_crashed_mcp_server_is_econnreset(tmp_path: Path) -> None:
+    """At the session, which both the cold path and the uid's warm host use (a warm host
+    is shared by every run of this uid, so a call through the mount may meet one
+    started from other code)."""
+    from cortexfs.errors import ConnectionLost
+    from cortexfs.mcp_client import McpSession
+
+    server = tmp_path / "crash.py"
+    server.write_text(CRASHING_SERVER)
+    with McpSession([sys.executable, str(server)]) as session:
+        session.initialize()
+        with pytest.raises(ConnectionLost, match="MCP server closed its output") as lost:
+            session.call_tool("boom", {})
+    assert (lost.value.errno_name, lost.value.exit_code) == ("ECONNRESET", 69)
+
+
+def test_an_agent_that_hangs_up_is_econnreset(tmp_path: Path) -> None:
+    from cortexfs.agent_runtime.client import request, stream
+    from cortexfs.errors import ConnectionLost
+
+    path = str(tmp_path / "agent.sock")
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(path)
+    server.listen(4)
+
+    def hang_up() -> None:
+        for _ in range(2):
+            conn, _ = server.accept()
+            conn.recv(4096)
+            conn.close()
+
+    thread = threading.Thread(target=hang_up)
+    thread.start()
+    try:
+        with pytest.raises(ConnectionLost, match="the agent closed the connection") as closed:
+            request(path, {"op": "status"})
+        assert closed.value.errno_name == "ECONNRESET"
+        assert closed.value.exit_code == 69
+        with pytest.raises(ConnectionLost, match="the agent went away during the turn"):
+            list(stream(path, {"op": "send", "id": "t1", "input": "hi"}))
+    finally:
+        thread.join(10)
+        server.close()

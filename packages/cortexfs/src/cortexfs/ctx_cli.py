@@ -22,7 +22,8 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("cat", help="print a file").add_argument("path")
     set_parser = sub.add_parser("set", help="replace a control atomically")
     set_parser.add_argument("path")
-    set_parser.add_argument("values", nargs="*", help="one value per line")
+    # Values are data, never options: `ctx set agent/a.d/perm --x` writes "--x".
+    set_parser.add_argument("values", nargs=argparse.REMAINDER, help="one value per line")
     sub.add_parser("validate-name", help="check the object name grammar").add_argument("name")
     sub.add_parser("doctor", help="check the mount, root and CTX_* environment")
     sub.add_parser(
@@ -111,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else EXIT_BAD_INPUT
     args.server_command = words[split + 1 :]
+    if args.command == "set" and split < len(words):  # `ctx set PATH -- -x`: -- ends options
+        args.values += args.server_command
     if args.command == "completion":  # needs no /ctx mount
         from argcomplete.shell_integration import shellcode
 

@@ -48,6 +48,13 @@ class Unavailable(CtxError):
     errno_name = "ENOENT"
 
 
+class ConnectionLost(Unavailable):
+    """The other end (an MCP server, an agent) went away mid-exchange: it crashed or
+    exited. Unavailable as far as the exit code goes, but not "no such thing"."""
+
+    errno_name = "ECONNRESET"
+
+
 class Internal(CtxError):
     exit_code = EXIT_INTERNAL
     errno_name = "EIO"

@@ -15,7 +15,15 @@ from types import TracebackType
 from typing import Any
 
 from cortexfs import __version__
-from cortexfs.errors import BadInput, Cancelled, Failed, Internal, TimedOut, Unavailable
+from cortexfs.errors import (
+    BadInput,
+    Cancelled,
+    ConnectionLost,
+    Failed,
+    Internal,
+    TimedOut,
+    Unavailable,
+)  # fmt: skip
 
 PROTOCOL_VERSION = "2025-06-18"
 SUPPORTED_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
@@ -127,7 +135,7 @@ class McpSession:
             self.proc.stdin.write(json.dumps(message).encode() + b"\n")
             self.proc.stdin.flush()
         except BrokenPipeError as exc:
-            raise Unavailable(f"{self.argv[0]}: MCP server exited") from exc
+            raise ConnectionLost(f"{self.argv[0]}: MCP server exited") from exc
 
     def _read_line(self, deadline: float, cancel_fd: int | None) -> bytes:
         assert self.proc.stdout is not None
@@ -154,7 +162,7 @@ class McpSession:
                     continue
                 chunk = os.read(fd, 65536)
                 if not chunk:
-                    raise Unavailable(f"{self.argv[0]}: MCP server closed its output")
+                    raise ConnectionLost(f"{self.argv[0]}: MCP server closed its output")
                 self.buffer += chunk
                 if len(self.buffer) > MAX_LINE:
                     raise Internal(f"{self.argv[0]}: MCP message over {MAX_LINE} bytes")

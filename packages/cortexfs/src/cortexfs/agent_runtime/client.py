@@ -6,7 +6,7 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
-from cortexfs.errors import CtxError, Denied, Failed, Unavailable
+from cortexfs.errors import ConnectionLost, CtxError, Denied, Failed, Unavailable
 from cortexfs.jsonl_socket import Conn, FrameError, connect
 
 _ERRORS: dict[str, type[CtxError]] = {"EACCES": Denied, "ENOENT": Failed}
@@ -47,7 +47,7 @@ def request(path: str, frame: dict[str, Any]) -> dict[str, Any]:
     finally:
         conn.close()
     if reply is None:
-        raise Unavailable(f"{path}: the agent closed the connection")
+        raise ConnectionLost(f"{path}: the agent closed the connection")
     return _check(reply)
 
 
@@ -60,7 +60,7 @@ def stream(path: str, frame: dict[str, Any]) -> Iterator[dict[str, Any]]:
             yield _check(event)
             if event.get("type") == "done":
                 return
-        raise Unavailable(f"{path}: the agent went away during the turn")
+        raise ConnectionLost(f"{path}: the agent went away during the turn")
     except FrameError as exc:
         raise Failed(f"{path}: {exc.message}") from exc
     finally:
