@@ -18,6 +18,8 @@ BROKEN = {
     ".cursor/rules/py.mdc": ("---\ndescription: x\ndescription: y\n---\n\nBody.\n", "duplicate"),
     ".github/agents/a.agent.md": ("---\n- a list\n---\n\nBody.\n", "mapping"),
     ".claude/skills/s/SKILL.md": (b"---\ndescription: \xff\n---\n", "UTF-8"),
+    ".claude/settings.json": ('{"enabledPlugins": []}', "`enabledPlugins` must be an object"),
+    ".vscode/extensions.json": ('{"recommendations": ["a.b",', "invalid JSON"),
 }
 
 

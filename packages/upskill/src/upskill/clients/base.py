@@ -215,6 +215,12 @@ class PluginRoute:
     style: PluginStyle
     exe: str
     scope_flag: bool = False
+    # The JSON file (relative to the project, or to $HOME at user level) where a team
+    # lists the plugins it uses, read back by `upskill import`: Claude Code's settings
+    # (`enabledPlugins`, their marketplaces in `extraKnownMarketplaces`), VS Code's
+    # workspace recommendations (`recommendations`, project only: `listed_at_home`).
+    listed_in: str | None = None
+    listed_at_home: bool = True
 
 
 @dataclass(frozen=True)

@@ -120,7 +120,9 @@ CLIENT = Client(
         ),
         per_project="projects",
     ),
-    plugins=PluginRoute(PluginStyle.MARKETPLACE, "claude", scope_flag=True),
+    plugins=PluginRoute(
+        PluginStyle.MARKETPLACE, "claude", scope_flag=True, listed_in=".claude/settings.json"
+    ),
     registration=Registration(imports_agents_md="CLAUDE.md"),
     instructions=("CLAUDE.md", ".claude/CLAUDE.md"),
     instructions_home=(".claude/CLAUDE.md",),

@@ -43,7 +43,12 @@ CLIENT = Client(
             add_payload=True,
         ),
     ),
-    plugins=PluginRoute(PluginStyle.EXTENSION, "code"),
+    plugins=PluginRoute(
+        PluginStyle.EXTENSION,
+        "code",
+        listed_in=".vscode/extensions.json",
+        listed_at_home=False,
+    ),
     # Copilot CLI's list less `GEMINI.md`, which VS Code is not documented to read.
     reads=tuple(r for r in copilot.CLIENT.reads if r != "GEMINI.md"),
     baseline=True,

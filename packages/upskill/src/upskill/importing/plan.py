@@ -26,12 +26,12 @@ def plan_import(
     items, merge_notes = merge([*found, *instructions], home=home)
     servers_found, server_notes = scan_servers(places, clients, home=home)
     servers, server_merge_notes = merge_servers(servers_found)
-    plugins = scan_plugins(places, clients, home=home)
+    plugins, plugin_notes = scan_plugins(places, clients, home=home)
     files = registry_files(items, servers, plugins) if items or servers or plugins else []
     return ImportPlan(
         items=tuple(items),
         servers=tuple(servers),
         plugins=tuple(plugins),
         files=tuple(files),
-        notes=(*notes, *merge_notes, *server_notes, *server_merge_notes),
+        notes=(*notes, *merge_notes, *server_notes, *server_merge_notes, *plugin_notes),
     )
