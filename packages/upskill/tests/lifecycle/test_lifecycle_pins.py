@@ -206,3 +206,28 @@ def test_errors_name_files_in_a_git_source_by_label_never_by_cache_path(  # type
     for command in (["update"], ["doctor"], ["list"], ["lint"]):
         out = cli.run(*command, cwd=project)
         assert cache not in out.stderr + out.stdout
+
+
+def test_a_re_pin_carries_an_alias_over(tagged, cli, project):  # type: ignore[no-untyped-def]
+    """`--as` chose the installed name once; the next `add` of the source at another ref
+    (named or whole) moves that item instead of installing the original beside it."""
+    cli.ok("add", "acme/skills@v1", "style", "--as", "house", "--claude", cwd=project)
+    out = cli.ok("add", "acme/skills@v2", "style", "--claude", cwd=project)
+    assert out.stderr.endswith(
+        "re-pinned github:acme/skills@v1 -> github:acme/skills@v2: house\n"
+        "1 item updated (1 file changed)\n"
+    )
+    assert [(i["name"], i.get("source_name"), i["ref"]) for i in _lock(project)["items"]] == [
+        ("house", "style", "v2")
+    ]
+    assert sorted(p.name for p in (project / ".claude/rules").iterdir()) == ["house.md"]
+    assert (project / ".claude/rules/house.md").read_text().endswith("v2 style.\n")
+    cli.ok("add", "acme/skills@v1", "--claude", cwd=project)  # whole source, back to v1
+    assert [(i["name"], i.get("source_name"), i["ref"]) for i in _lock(project)["items"]] == [
+        ("house", "style", "v1"),
+        ("tool", None, "v1"),
+    ]
+    # An explicit alias still wins over the carried one.
+    cli.ok("add", "acme/skills@v2", "style", "--as", "style=home", "--claude", cwd=project)
+    names = sorted((i["name"], i["ref"]) for i in _lock(project)["items"])
+    assert names == [("home", "v2"), ("house", "v1"), ("tool", "v1")]

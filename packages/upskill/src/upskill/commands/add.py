@@ -46,6 +46,7 @@ def run(args: argparse.Namespace, console: Console, world: World) -> int:
     from upskill.lifecycle.detect import detect
     from upskill.lifecycle.engine import plan_install
     from upskill.lifecycle.flow import commit, hook_bundles
+    from upskill.lifecycle.requests import carried_aliases
     from upskill.lifecycle.resolve import Request, Resolver, parse_aliases
     from upskill.lifecycle.scope import ScopeKind, resolve_scope
     from upskill.lifecycle.scopelock import ScopeLock
@@ -71,9 +72,11 @@ def run(args: argparse.Namespace, console: Console, world: World) -> int:
         on_fetch=lambda s: console.progress(f"fetching {s.label}"),
         strict=args.strict,
     )
+    # A malformed lockfile fails before anything is fetched or created.
+    lock = session.read_lock()
+    if single is None:  # `--as ALIAS` names the one item; otherwise aliases carry over
+        aliases = {**carried_aliases(lock, spec), **aliases}
     request = Request(spec, tuple(args.items), tuple(args.exclude), aliases, single)
-
-    session.read_lock()  # a malformed lockfile fails before anything is fetched or created
     # Fetch and resolve before taking the scope lock: a bad source writes nothing.
     resolver = Resolver(session.catalog, home=world.home, anchor=scope.anchor)
     resolution = resolver.resolve([request])

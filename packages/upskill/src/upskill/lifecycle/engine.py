@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from upskill.clients import SELECTABLE_CLIENTS
-from upskill.errors import UsageError
 from upskill.lifecycle import catalog as cat
 from upskill.lifecycle import compiled as comp
 from upskill.lifecycle.adopt import foreign_diffs
@@ -32,7 +31,7 @@ from upskill.lifecycle.resolve import Resolution, Resolved, ResolveError
 from upskill.lifecycle.reuse import GENERATOR, reusable_outputs
 from upskill.lifecycle.scope import Scope, ScopeKind
 from upskill.lifecycle.selection import expand, recorded
-from upskill.sources.spec import SourceError, SourceSpec, canonical_label, parse_label
+from upskill.sources.spec import SourceSpec, canonical_label, recorded_spec_of
 from upskill.state.lockfile import (
     BundleRecord,
     ItemRecord,
@@ -84,13 +83,8 @@ class Outcome:
 def _other_ref(recorded: str, spec: SourceSpec) -> bool:
     """Whether a recorded label names the same repository and path as `spec` at another
     ref: installing from `spec` then re-pins the item instead of conflicting with it."""
-    try:
-        before = parse_label(recorded, None if spec.anchor is None else Path(spec.anchor))
-    except (SourceError, UsageError):
-        return False
-    return before.ref != spec.ref and dataclasses.replace(before, ref=None) == (
-        dataclasses.replace(spec, ref=None)
-    )
+    before = recorded_spec_of(recorded, spec)
+    return before is not None and before.ref != spec.ref
 
 
 def _repins(resolution: Resolution, lock: Lockfile) -> tuple[Repin, ...]:

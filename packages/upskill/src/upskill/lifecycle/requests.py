@@ -13,7 +13,7 @@ from pathlib import Path
 
 from upskill.errors import UpskillError
 from upskill.lifecycle.resolve import Request
-from upskill.sources.spec import parse_label
+from upskill.sources.spec import SourceSpec, parse_label, recorded_spec_of
 from upskill.state.lockfile import ItemRecord, Lockfile
 
 
@@ -87,3 +87,17 @@ def update_requests(
     else:
         managed = {i.key for i in lock.items}
     return UpdateScope(tuple(requests), frozenset(managed))
+
+
+def carried_aliases(lock: Lockfile, spec: SourceSpec) -> dict[str, str]:
+    """original name -> installed name, for the items installed from `spec`'s repository
+    (any ref) under an alias: `add src@v2` after `add src@v1 style --as house` moves
+    `house` to v2 rather than installing `style` beside it. An original also installed
+    under its own name keeps its plain install (the alias then is not carried)."""
+    mine = [i for i in lock.items if recorded_spec_of(i.source, spec) is not None]
+    plain = {i.name for i in mine if i.source_name is None}
+    carried: dict[str, str] = {}
+    for item in mine:
+        if item.source_name is not None and item.source_name not in plain:
+            carried.setdefault(item.source_name, item.name)
+    return carried

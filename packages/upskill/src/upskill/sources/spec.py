@@ -7,6 +7,7 @@ must be a pure function of the spec and `parse_label` its inverse.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from dataclasses import dataclass, field
@@ -322,3 +323,15 @@ def canonical_label(label: str, anchor: Path | None = None) -> str:
         return parse_label(label, anchor).label
     except (SourceError, UsageError):
         return label
+
+
+def recorded_spec_of(label: str, spec: SourceSpec) -> SourceSpec | None:
+    """The spec a lockfile label records when it names `spec`'s repository and path at
+    any ref (None otherwise): an `add` of that source re-pins such items, aliases
+    included, instead of conflicting with them."""
+    try:
+        before = parse_label(label, None if spec.anchor is None else Path(spec.anchor))
+    except (SourceError, UsageError):
+        return None
+    same = dataclasses.replace(before, ref=None) == dataclasses.replace(spec, ref=None)
+    return before if same else None
