@@ -11,14 +11,14 @@ from upskill.blobs import Payload, payload_digest, payload_size
 from upskill.clients import BASELINE_CLIENTS, family, get, render_target
 from upskill.clients.base import RULE, Carrier
 from upskill.errors import RenderError
-from upskill.format.model import Item, Rule
+from upskill.format.model import Item, Rule, Skill
 from upskill.lifecycle import catalog as cat
 from upskill.lifecycle.fsops import safe_relative
 from upskill.lifecycle.resolve import Resolved
 from upskill.state.lockfile import Owner
 
 if TYPE_CHECKING:
-    from upskill.render import Rendering
+    from upskill.render import OutputFile, Rendering
 
 
 @dataclass(frozen=True)
@@ -253,20 +253,31 @@ def render_desired(
             rest = {t: r for t, r in renderings.items() if t not in compiled and t not in served}
             served.update(served_elsewhere(rest))
         for target in targets:
+            warnings += [f"{resolved.key} ({target}): {w}" for w in renderings[target].warnings]
+        if isinstance(resolved.item, Skill) and len(targets) > 1:
+            from upskill.lifecycle.skillplace import plan_skill
+
+            plan = plan_skill(resolved.key, targets, renderings, home=home, served=served)
+            if plan is not None:  # the renderings differ: each where its clients read it
+                warnings += plan.lines
+                for write in plan.writes:
+                    owners = tuple(Owner(resolved.key, c) for c in write.clients)
+                    for out in write.files:
+                        _merge(files, _checked(out, owners))
+                continue
+        for target in targets:
             rendering = renderings[target]
-            warnings += [f"{resolved.key} ({target}): {w}" for w in rendering.warnings]
             if target in served:
                 continue  # it reads another client's identical copy: written once
             readers = [t for t, via in served.items() if via in (target, compiled.get(target))]
             written_for = [c for t in (target, *readers) for c in targets[t]]
             owners = tuple(Owner(resolved.key, c) for c in written_for)
             for out in rendering.files:
-                if not safe_relative(out.path):
-                    raise RenderError(f"renderer produced an unsafe output path {out.path!r}")
                 if target in compiled and isinstance(out.data, bytes):
+                    _checked(out, owners)
                     sections.append(Section(out.path, resolved.name, out.data, owners))
                 else:
-                    _merge(files, DesiredFile.of(out.path, out.data, out.mode, owners))
+                    _merge(files, _checked(out, owners))
     warnings += undelivered_lines(missed, home)
     return Desired(
         files,
@@ -276,6 +287,13 @@ def render_desired(
         _same_sections(sections),
         frozenset(rendered),
     )
+
+
+def _checked(out: OutputFile, owners: tuple[Owner, ...]) -> DesiredFile:
+    """The file to write for a rendered output, whose path must stay inside the root."""
+    if not safe_relative(out.path):
+        raise RenderError(f"renderer produced an unsafe output path {out.path!r}")
+    return DesiredFile.of(out.path, out.data, out.mode, owners)
 
 
 def _same_sections(sections: list[Section]) -> tuple[Section, ...]:

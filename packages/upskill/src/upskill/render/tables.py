@@ -49,7 +49,9 @@ def carrier(kind: Kind, target: str) -> Carrier:
 
 def output_trees() -> tuple[str, ...]:
     """Every directory any client's outputs live under, project and user layouts, and
-    the compiled instructions files (`AGENTS.md`), which are a tree of one file."""
+    the compiled instructions files (`AGENTS.md`), which are a tree of one file, and
+    the skill trees a client reads alone (`lifecycle/skillplace.py` writes a client's
+    own rendering there when the shared copy holds another's)."""
     trees = {
         layout.tree
         for client in CLIENTS
@@ -57,7 +59,7 @@ def output_trees() -> tuple[str, ...]:
         for layout in (where.project, where.user)
         if layout is not None
     }
-    return tuple(sorted(trees))
+    return tuple(sorted(trees | {t for client in CLIENTS for t in client.skill_trees}))
 
 
 def resolve_model(model: str, target: str) -> str | None:

@@ -1,0 +1,146 @@
+"""A skill whose renderings differ between clients (a `<!-- @client -->` block, a
+`SKILL.<client>.md` override) reaches each client once, in its own rendering, where
+the registry says the client reads it (issue 15, item 3; `lifecycle/skillplace.py`).
+Where no placement serves every selected client, the run still installs and says in
+one line which client sees another rendering, and why."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+BIN = {"PATH": "/usr/bin:/bin"}
+HEAD = "---\nname: dx\ndescription: Use when testing dx\n---\n\n"
+COMMON = HEAD + "Common.\n"
+CODEX = HEAD + "Common.\n\nCodex only.\n"
+
+
+def _source(tmp_path: Path, body: str) -> Path:
+    root = tmp_path / "reg"
+    (root / "skills" / "dx").mkdir(parents=True)
+    text = "---\nschema: 1\ndescription: Use when testing dx\n---\n\n" + body
+    (root / "skills" / "dx" / "SKILL.md").write_text(text)
+    return root
+
+
+def _codex_block(tmp_path: Path) -> Path:
+    return _source(
+        tmp_path, "Common.\n\n<!-- @client:codex -->\nCodex only.\n<!-- @endclient -->\n"
+    )
+
+
+def _skills(root: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(root)): p.read_text()
+        for p in sorted(root.rglob("SKILL.md"))
+        if ".git" not in p.parts
+    }
+
+
+def _owners(root: Path) -> dict[str, list[str]]:
+    lock = json.loads((root / ".upskill-lock.json").read_text())
+    return {o["path"]: o["owners"] for o in lock["outputs"]}
+
+
+def _placement_lines(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if line.startswith("warning: skill:dx: ")]
+
+
+def test_each_client_gets_its_rendering_where_only_it_reads(cli, project, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # Codex lists both an `.agents/skills` and a `.codex/skills` copy, and Gemini lets the
+    # `.agents/skills` copy win over its own: so nothing goes to the shared tree, Codex
+    # and Gemini get a tree each, and opencode reads Claude's identical copy.
+    reg = _codex_block(tmp_path)
+    flags = ("--claude", "--copilot", "--opencode", "--codex", "--gemini")
+    out = cli.ok("add", str(reg), *flags, cwd=project, extra=BIN)
+    assert _placement_lines(out.stderr) == []
+    assert _skills(project) == {
+        ".claude/skills/dx/SKILL.md": COMMON,
+        ".codex/skills/dx/SKILL.md": CODEX,
+        ".gemini/skills/dx/SKILL.md": COMMON,
+        ".github/skills/dx/SKILL.md": COMMON,
+    }
+    assert _owners(project) == {
+        ".claude/skills/dx/SKILL.md": ["skill:dx@claude", "skill:dx@opencode"],
+        ".codex/skills/dx/SKILL.md": ["skill:dx@codex"],
+        ".gemini/skills/dx/SKILL.md": ["skill:dx@gemini"],
+        ".github/skills/dx/SKILL.md": ["skill:dx@copilot"],
+    }
+    report = json.loads(cli.run("doctor", "--json", cwd=project, extra=BIN).stdout)
+    assert report["duplicate_reads"] == []
+
+
+def test_the_shared_copy_serves_the_largest_group(cli, project, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # Windsurf and Junie read `.agents/skills` only: the common rendering stays there.
+    # opencode prefers `.opencode/skills`, so the Codex-free rendering is not at stake;
+    # Codex cannot avoid the shared copy and is told so.
+    reg = _codex_block(tmp_path)
+    flags = ("--windsurf", "--junie", "--opencode", "--codex")
+    out = cli.ok("add", str(reg), *flags, cwd=project, extra=BIN)
+    assert _placement_lines(out.stderr) == [
+        "warning: skill:dx: codex sees the copy in .agents/skills/, rendered for opencode, "
+        "windsurf, junie (Codex CLI lists the copy in each of .agents/skills/, .codex/skills/)"
+    ]
+    assert _skills(project) == {".agents/skills/dx/SKILL.md": COMMON}
+    assert _owners(project) == {
+        ".agents/skills/dx/SKILL.md": ["skill:dx@junie", "skill:dx@opencode", "skill:dx@windsurf"],
+    }
+
+
+def test_a_client_that_prefers_its_own_tree_moves_there(cli, project, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # An opencode override: opencode, Kilo and Qwen prefer a tree only they read over
+    # `.agents/skills`, so opencode's rendering goes to `.opencode/skills` and the shared
+    # copy keeps Codex's and Kilo's.
+    reg = _source(tmp_path, "Common.\n")
+    (reg / "skills" / "dx" / "SKILL.opencode.md").write_text("For opencode.\n")
+    out = cli.ok("add", str(reg), "--codex", "--kilo", "--opencode", cwd=project, extra=BIN)
+    assert _placement_lines(out.stderr) == []
+    assert _skills(project) == {
+        ".agents/skills/dx/SKILL.md": COMMON,
+        ".opencode/skills/dx/SKILL.md": HEAD + "For opencode.\n",
+    }
+    assert _owners(project) == {
+        ".agents/skills/dx/SKILL.md": ["skill:dx@codex", "skill:dx@kilo"],
+        ".opencode/skills/dx/SKILL.md": ["skill:dx@opencode"],
+    }
+
+
+def test_gemini_cannot_win_over_the_shared_copy(cli, project, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    reg = _source(
+        tmp_path, "Common.\n\n<!-- @client:gemini -->\nGemini only.\n<!-- @endclient -->\n"
+    )
+    out = cli.ok("add", str(reg), "--codex", "--windsurf", "--gemini", cwd=project, extra=BIN)
+    assert _placement_lines(out.stderr) == [
+        "warning: skill:dx: gemini sees the copy in .agents/skills/, rendered for codex, "
+        "windsurf (Gemini CLI prefers .agents/skills/ to any tree only it reads)"
+    ]
+    assert _skills(project) == {".agents/skills/dx/SKILL.md": COMMON}
+
+
+def test_narrowing_update_returns_to_one_shared_copy(cli, project, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    reg = _codex_block(tmp_path)
+    cli.ok("add", str(reg), "--codex", "--gemini", "--opencode", cwd=project, extra=BIN)
+    assert _skills(project) == {
+        ".codex/skills/dx/SKILL.md": CODEX,
+        ".gemini/skills/dx/SKILL.md": COMMON,
+        ".opencode/skills/dx/SKILL.md": COMMON,
+    }
+    cli.ok("update", "--gemini", "--opencode", cwd=project, extra=BIN)  # Codex dropped
+    assert _skills(project) == {".agents/skills/dx/SKILL.md": COMMON}
+    assert _owners(project) == {
+        ".agents/skills/dx/SKILL.md": ["skill:dx@gemini", "skill:dx@opencode"],
+    }
+    cli.ok("remove", "dx", cwd=project, extra=BIN)
+    assert _skills(project) == {}
+
+
+def test_global_scope_keeps_the_largest_group_and_says_who_misses(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    reg = _codex_block(tmp_path)
+    out = cli.ok(
+        "add", "-g", str(reg), "--codex", "--gemini", "--windsurf", cwd=tmp_path, extra=BIN
+    )
+    assert _placement_lines(out.stderr) == [
+        "warning: skill:dx: codex sees the copy in .agents/skills/, rendered for gemini, "
+        "windsurf (one copy in .agents/skills/ serves every client that reads it)"
+    ]
+    assert _skills(cli.home) == {".agents/skills/dx/SKILL.md": COMMON}
