@@ -1,7 +1,8 @@
 """Inside a sandbox with a writable /ctx, nothing that carries authority is writable:
 objects and their controls (its own, a sibling's of the same owner, a tool or model it
-could then call through the broker, which runs it outside the sandbox), and shared
-spaces other than those its policy names."""
+could then call through the broker, which runs it outside the sandbox), the uid's home
+(only the agent's own state directory in it), and shared spaces other than those its
+policy names."""
 
 from __future__ import annotations
 
@@ -42,8 +43,18 @@ def test_objects_cannot_be_made_or_changed_from_inside(world, make_agent) -> Non
     before = sibling_policy.read_bytes()
     _as_agent_uid(world, "mkdir", "-p", str(world.ctx / f"home/{world.uid}/agent/{sibling}/data"))
     home = f"/ctx/home/{world.uid}"
+    # The user (outside) keeps a tool-shaped file in a home directory and names it first
+    # in .tshrc: the broker uses the launcher's CTX_PATH only, never the uid's .tshrc.
+    host_home = world.ctx / "home" / str(world.uid)
+    tshrc = (host_home / ".tshrc").read_text()
     header = f"#!{world.runtime.runner}\\n# cortexfs.object=tool\\n# cortexfs.name=pwn\\n"
-    driver = 'kind=exec\\ncommand=["/usr/bin/id"]\\n'
+    plant = (
+        f"mkdir -p {host_home}/mine/pwn.d && printf '{header}' > {host_home}/mine/pwn && "
+        f"printf 'kind=exec\\ncommand=[\"/usr/bin/id\"]\\n' > {host_home}/mine/pwn.d/driver && "
+        f"printf 'allow {agent.type} tool:pwn execute\\n' > {host_home}/mine/pwn.d/policy && "
+        f"echo 'CTX_PATH=/ctx/home/{world.uid}/mine:/ctx/tool' > {host_home}/.tshrc"
+    )
+    _as_agent_uid(world, "sh", "-c", plant)
     script = (
         "exec 2>/dev/null\n"
         f"mkdir {home}/tool/pwn.d || echo home-tool:refused\n"
@@ -53,22 +64,23 @@ def test_objects_cannot_be_made_or_changed_from_inside(world, make_agent) -> Non
         f"echo 'allow sib_t network:default connect' > /ctx/agent/{sibling}.d/policy"
         " || echo sibling-policy:refused\n"
         f"echo x > {home}/agent/{sibling}/data/x || echo sibling-state:refused\n"
+        f"echo CTX_PATH=/tmp > {home}/.tshrc || echo tshrc:refused\n"
+        f"echo x > {home}/mine/x || echo home-file:refused\n"
         f"echo x > {home}/agent/{agent.name}/data/x && echo own-state:written\n"
-        # A file that looks like a tool, in a directory the uid may write, named first
-        # on the CTX_PATH its .tshrc sets: the broker uses the launcher's CTX_PATH only.
-        f"mkdir -p {home}/mine/pwn.d && printf '{header}' > {home}/mine/pwn\n"
-        f"printf '{driver}' > {home}/mine/pwn.d/driver\n"
-        f"printf 'allow {agent.type} tool:pwn execute\\n' > {home}/mine/pwn.d/policy\n"
-        f"echo 'CTX_PATH=/ctx/home/{world.uid}/mine:/ctx/tool' > {home}/.tshrc && echo tshrc\n"
         f"{world.runtime.runner} pwn\n"
         f"{world.runtime.runner} {home}/mine/pwn\n"
     )
-    lines = _out(agent, script).splitlines()
-    assert lines[:8] == [
+    try:
+        lines = _out(agent, script).splitlines()
+    finally:  # only the uid may write its home (root is no owner there)
+        restore = 'printf %s "$1" > "$2"'
+        _as_agent_uid(world, "sh", "-c", restore, "sh", tshrc, str(host_home / ".tshrc"))
+    assert lines[:9] == [
         "home-tool:refused", "home-model:refused", "home-agent:refused", "agent:refused",
-        "sibling-policy:refused", "sibling-state:refused", "own-state:written", "tshrc",
+        "sibling-policy:refused", "sibling-state:refused", "tshrc:refused",
+        "home-file:refused", "own-state:written",
     ]  # fmt: skip
-    assert [json.loads(line) for line in lines[8:]] == [
+    assert [json.loads(line) for line in lines[9:]] == [
         {"errno": "ENOENT", "message": "pwn: not found on CTX_PATH", "type": "error"},
         {"exit_code": 69, "status": "error", "type": "done"},
         {"class": "tool", "name": "pwn", "object": f"{home}/mine/pwn", "type": "start"},
@@ -76,9 +88,9 @@ def test_objects_cannot_be_made_or_changed_from_inside(world, make_agent) -> Non
         {"exit_code": 13, "status": "error", "type": "done"},
     ]
     assert sibling_policy.read_bytes() == before
-    assert not (world.ctx / f"home/{world.uid}/tool/pwn").exists()
-    own = world.ctx / f"home/{world.uid}/agent/{agent.name}/data/x"
-    assert own.read_text() == "x\n"
+    assert not (host_home / "tool" / "pwn").exists()
+    assert (host_home / "agent" / agent.name / "data" / "x").read_text() == "x\n"
+    assert (host_home / ".tshrc").read_text() == tshrc
 
 
 def test_shared_spaces_are_exactly_the_granted_ones(world, make_agent) -> None:

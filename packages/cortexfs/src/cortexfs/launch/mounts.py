@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from cortexfs.errors import BadInput
 from cortexfs.launch.spec import AgentSpec
-from cortexfs.layout import HOME_CLASSES, ROOT_DIRS
+from cortexfs.layout import ROOT_DIRS
 from cortexfs.names import name_problem
 from cortexfs.runner_cli import SANDBOX_BROKER
 
@@ -105,11 +105,11 @@ def _rows(spec: AgentSpec, host: PathFacts, taken: set[str]) -> tuple[list[Bind]
 
 
 def authority_binds(ctx_host: str, ref_name: str, uid: int) -> list[Bind]:
-    """The class directories read-only over /ctx, the uid's home classes too, then the
-    agent's own state directory (home/<uid>/agent/<a>/: sessions, data) writable again."""
+    """The class directories read-only over /ctx, and the uid's home (its tools, models,
+    agents and the .tshrc its own lookups read), then the agent's own state directory
+    (home/<uid>/agent/<a>/: sessions, data, cache, log) writable again."""
     home = f"/home/{uid}"
-    dirs = [*AUTHORITY_DIRS, *(f"{home}/{c}" for c in HOME_CLASSES)]
-    binds = [Bind(ctx_host + d, CTX + d, False) for d in dirs]
+    binds = [Bind(ctx_host + d, CTX + d, False) for d in (*AUTHORITY_DIRS, home)]
     state = f"{home}/agent/{ref_name}"
     binds.append(Bind(ctx_host + state, CTX + state, True))
     return binds
