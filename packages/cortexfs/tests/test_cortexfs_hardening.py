@@ -357,3 +357,23 @@ def test_an_agent_that_hangs_up_is_econnreset(tmp_path: Path) -> None:
     finally:
         thread.join(10)
         server.close()
+
+
+def test_an_agent_that_does_not_accept_is_etimedout(tmp_path: Path) -> None:
+    from cortexfs.agent_runtime.client import open_agent
+    from cortexfs.errors import TimedOut
+
+    path = str(tmp_path / "stuck.sock")
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(path)
+    server.listen(0)  # never accepts: the backlog fills
+    queued = []
+    try:
+        with pytest.raises(TimedOut, match=r"the agent did not accept within 0\.3 s") as late:
+            for _ in range(8):
+                queued.append(open_agent(path, timeout=0.3))
+        assert (late.value.errno_name, late.value.exit_code) == ("ETIMEDOUT", 69)
+    finally:
+        for conn in queued:
+            conn.close()
+        server.close()

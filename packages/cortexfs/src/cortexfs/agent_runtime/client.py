@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from typing import Any
 
-from cortexfs.errors import ConnectionLost, CtxError, Denied, Failed, Unavailable
+from cortexfs.errors import ConnectionLost, CtxError, Denied, Failed, TimedOut, Unavailable
 from cortexfs.jsonl_socket import Conn, FrameError, connect
 
 _ERRORS: dict[str, type[CtxError]] = {"EACCES": Denied, "ENOENT": Failed}
@@ -21,9 +22,28 @@ def socket_of(ctx_host: str, abi_path: str) -> str:
         raise Unavailable(f"{alias}: agent is not running ({os.strerror(exc.errno or 0)})") from exc
 
 
-def open_agent(path: str) -> Conn:
+CONNECT_TIMEOUT = 5.0
+
+
+def open_agent(path: str, timeout: float = CONNECT_TIMEOUT) -> Conn:
+    """Connect, waiting up to `timeout` while the agent's backlog is full (a Unix socket
+    answers EAGAIN at once then): listening but not accepting is a stuck agent."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return _connect(path, timeout)
+        except (BlockingIOError, TimeoutError) as exc:
+            if time.monotonic() >= deadline:
+                message = f"{path}: the agent did not accept within {timeout:g} s"
+                raise TimedOut(message) from exc
+            time.sleep(0.05)
+
+
+def _connect(path: str, timeout: float) -> Conn:
     try:
-        return connect(path, timeout=5)
+        return connect(path, timeout=timeout)
+    except (BlockingIOError, TimeoutError):
+        raise
     except PermissionError as exc:
         raise Denied(f"{path}: {os.strerror(exc.errno or 0)}: not this uid's agent") from exc
     except OSError as exc:
