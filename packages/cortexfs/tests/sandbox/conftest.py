@@ -22,8 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-import cortexfs
+from world_runtime import Runtime, build_runtime, world_python
 
 AGENT_UID = 4242
 AGENT_GID = 4242
@@ -31,30 +30,6 @@ EXTRA_GID = 4300
 TOOLS = ("bwrap", "setpriv", "prlimit", "fusermount3")
 MOUNT_BIN = Path(sys.executable).parent / "cortexfs-mount"
 HERE = Path(__file__).resolve().parent
-
-
-def _world_python() -> str | None:
-    """An interpreter (3.11+) every uid can run: this one if reachable, else python3."""
-    candidates = [os.path.realpath(sys.executable), shutil.which("python3", path="/usr/bin:/bin")]
-    for candidate in candidates:
-        if not candidate or not _reachable_by_all(candidate):
-            continue
-        probe = subprocess.run(
-            [candidate, "-c", "import sys; print(sys.version_info >= (3, 11))"],
-            capture_output=True, text=True, check=False,
-        )  # fmt: skip
-        if probe.stdout.strip() == "True":
-            return candidate
-    return None
-
-
-def _reachable_by_all(path: str) -> bool:
-    current = "/"
-    for part in [p for p in os.path.dirname(path).split("/") if p]:
-        current = os.path.join(current, part)
-        if not os.stat(current).st_mode & 0o001:
-            return False
-    return bool(os.stat(path).st_mode & 0o005)
 
 
 def sandbox_unavailable_reason() -> str | None:
@@ -65,7 +40,7 @@ def sandbox_unavailable_reason() -> str | None:
         return f"{', '.join(missing)} not installed (apt-get install bubblewrap util-linux fuse3)"
     if not os.path.exists("/dev/fuse"):
         return "/dev/fuse does not exist"
-    if _world_python() is None:
+    if world_python() is None:
         return "no Python 3.11+ that every uid can run (apt-get install python3)"
     probe = subprocess.run(
         ["setpriv", "--reuid", str(AGENT_UID), "--regid", str(AGENT_GID), "--clear-groups",
@@ -84,43 +59,6 @@ def require_sandbox() -> None:
     if os.environ.get("CORTEXFS_REQUIRE_SANDBOX") == "1":
         pytest.fail(f"CORTEXFS_REQUIRE_SANDBOX=1 but sandboxes are unavailable: {reason}")
     pytest.skip(f"sandbox unavailable: {reason}")
-
-
-LAUNCHER = """#!{python} -I
-import sys
-sys.path.insert(0, {lib!r})
-from cortexfs.{module} import main
-sys.exit(main())
-"""
-
-
-@dataclass
-class Runtime:
-    base: Path
-    python: str
-
-    @property
-    def ctx(self) -> str:
-        return str(self.base / "bin" / "ctx")
-
-    @property
-    def runner(self) -> str:
-        return str(self.base / "bin" / "cortexfs-object-runner")
-
-
-def build_runtime(base: Path, python: str) -> Runtime:
-    lib = base / "lib"
-    shutil.copytree(
-        Path(cortexfs.__file__).parent, lib / "cortexfs",
-        ignore=shutil.ignore_patterns("__pycache__"),
-    )  # fmt: skip
-    (base / "bin").mkdir()
-    for name, module in (("ctx", "ctx_cli"), ("cortexfs-object-runner", "runner_cli")):
-        script = base / "bin" / name
-        script.write_text(LAUNCHER.format(python=python, lib=str(lib), module=module))
-    for path in [base, *base.rglob("*")]:
-        path.chmod(0o755 if path.is_dir() or path.parent.name == "bin" else 0o644)
-    return Runtime(base, python)
 
 
 @dataclass
@@ -169,7 +107,7 @@ FAKE_TOOL = (HERE / "fake_tool.py").read_text()
 @pytest.fixture(scope="session")
 def world() -> Iterator[World]:
     require_sandbox()
-    python = _world_python()
+    python = world_python()
     assert python is not None
     base = Path(tempfile.mkdtemp(prefix="cortexfs-sandbox-"))
     base.chmod(0o755)
