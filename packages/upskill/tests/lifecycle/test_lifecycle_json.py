@@ -88,3 +88,38 @@ def test_add_update_remove_report_what_they_did(cli, project, registry) -> None:
 def test_nothing_installed_is_an_empty_document(cli, project, argv) -> None:  # type: ignore[no-untyped-def]
     document = _doc(cli.run(*argv, cwd=project), "run.schema.json")
     assert (document["items"], document["files"], document["clients"]) == ([], [], {})
+
+
+def test_import_reports_what_it_read_and_wrote(cli, project) -> None:  # type: ignore[no-untyped-def]
+    """Every note kind the schema allows is the importer's (NoteKind), and a run with a
+    merge, a skip, a secret and an MCP server validates, dry run and real run alike."""
+    from upskill.importing.model import NoteKind
+
+    schema = json.loads((SCHEMAS / "import.schema.json").read_text())
+    kinds = schema["properties"]["notes"]["items"]["properties"]["kind"]["enum"]
+    assert kinds == [kind.value for kind in NoteKind]
+    (project / "AGENTS.md").write_text("# Agents\n\nRun the tests.\n")
+    (project / "CLAUDE.md").write_text("# Agents\n\nRun the tests.\n")
+    for tree in (".claude", ".github"):
+        skill = project / tree / "skills" / "review" / "SKILL.md"
+        skill.parent.mkdir(parents=True)
+        skill.write_text("---\nname: review\ndescription: Use when reviewing\n---\n\nReview.\n")
+    (project / ".mcp.json").write_text(
+        json.dumps({"mcpServers": {"db": {"command": "db", "env": {"DB_TOKEN": "s3cr3t-value"}}}})
+    )
+    dry = _doc(cli.run("import", "-n", "--json", cwd=project), "import.schema.json")
+    done = _doc(cli.run("import", "--json", cwd=project), "import.schema.json")
+    assert dry | {"dry_run": False} == done
+    assert done["into"] == str(project / ".upskill" / "registry")
+    assert done["mcps"] == ["db"]
+    assert {note["kind"] for note in done["notes"]} >= {"merge", "secret", "skip"}
+    assert [(i["kind"], i["name"], sorted(i["sources"])) for i in done["items"]] == [
+        ("skill", "review", [".claude/skills/review/SKILL.md", ".github/skills/review/SKILL.md"]),
+        ("rule", "claude-md", ["CLAUDE.md"]),
+    ]
+    assert "s3cr3t-value" not in json.dumps(done)
+    assert sorted(done["files"]) == sorted(
+        str(p.relative_to(project / ".upskill" / "registry"))
+        for p in (project / ".upskill" / "registry").rglob("*")
+        if p.is_file() and p.name != ".upskill-import.json"  # import's own record of them
+    )
