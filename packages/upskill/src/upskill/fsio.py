@@ -15,7 +15,6 @@ import functools
 import hashlib
 import os
 import stat
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -98,6 +97,8 @@ def fsync_dir(path: Path) -> None:
 def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
     """Temp file in the same directory, fsync, rename; never a half-written target."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    import tempfile  # with `random` and `shutil`: off the path of commands that only read
+
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
