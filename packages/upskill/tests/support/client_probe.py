@@ -37,21 +37,27 @@ class Install:
         return ("-g",) if self.scope == "global" else ()
 
 
+def workspace(clients: Clients, base: Path) -> tuple[Path, Path, dict[str, str]]:
+    """A test HOME and a fresh repository under `base`, the repository trusted by Gemini
+    and Codex, and the environment the clients run with there."""
+    home, work = base / "home", base / "work"
+    home.mkdir()
+    work.mkdir()
+    subprocess.run(["git", "init", "-q", str(work)], check=True)
+    (home / ".gemini").mkdir()
+    (home / ".gemini/trustedFolders.json").write_text(json.dumps({str(work): "TRUST_FOLDER"}))
+    (home / ".codex").mkdir()  # Codex reads a project's .codex/config.toml once trusted
+    (home / ".codex/config.toml").write_text(f'[projects."{work}"]\ntrust_level = "trusted"\n')
+    return home, work, clients.env(home, GITHUB_TOKEN=TOKEN, COPILOT_ALLOW_ALL="true")
+
+
 def install_bundle(
     clients: Clients, base: Path, scope: str, ids: Sequence[str], agents_md: str = AGENTS_MD
 ) -> Install:
     """`upskill add <registry> acme-review --<id>…` into `base`/work or `base`/home, in a
     repository whose own AGENTS.md is `agents_md`."""
-    home, work = base / "home", base / "work"
-    home.mkdir()
-    work.mkdir()
-    subprocess.run(["git", "init", "-q", str(work)], check=True)
+    home, work, env = workspace(clients, base)
     (work / "AGENTS.md").write_text(agents_md)
-    (home / ".gemini").mkdir()
-    (home / ".gemini/trustedFolders.json").write_text(json.dumps({str(work): "TRUST_FOLDER"}))
-    (home / ".codex").mkdir()  # Codex reads a project's .codex/config.toml once trusted
-    (home / ".codex/config.toml").write_text(f'[projects."{work}"]\ntrust_level = "trusted"\n')
-    env = clients.env(home, GITHUB_TOKEN=TOKEN, COPILOT_ALLOW_ALL="true")
     flags = [*(f"--{c}" for c in ids), *(["-g"] if scope == "global" else [])]
     done = clients.run(
         [sys.executable, "-m", "upskill", "add", str(REGISTRY), "acme-review", *flags],

@@ -1,0 +1,119 @@
+"""A skill rendered differently per client reaches each real client once, in its own
+rendering (issue 15, item 3; `lifecycle/skillplace.py`).
+
+The skill's body has a `<!-- @client -->` block for Codex, Gemini CLI, opencode and
+Kilo each, so those four renderings differ from the one Claude Code, Copilot CLI and
+Amp get. Every client then lists the skill exactly once, and the file it names holds
+that client's own block and no other client's.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from client_probe import workspace
+from real_clients import Clients
+
+pytestmark = pytest.mark.clients
+
+CLIENTS = ("claude", "copilot", "opencode", "codex", "gemini", "kilo", "amp")
+OWN_BLOCK = ("codex", "gemini", "opencode", "kilo")
+
+
+def _line(client: str) -> str:
+    return f"Only for {client}."
+
+
+def _registry(base: Path) -> Path:
+    root = base / "registry"
+    (root / "skills" / "dx").mkdir(parents=True)
+    blocks = "".join(
+        f"<!-- @client:{c} -->\n{_line(c)}\n<!-- @endclient -->\n\n" for c in OWN_BLOCK
+    )
+    (root / "skills" / "dx" / "SKILL.md").write_text(
+        "---\nschema: 1\ndescription: Use when testing one skill per client\n---\n\n"
+        f"Common.\n\n{blocks}"
+    )
+    return root
+
+
+@pytest.fixture(scope="module")
+def project(clients: Clients, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+    base = tmp_path_factory.mktemp("renderings")
+    _, work, env = workspace(clients, base)
+    env = {**env, "AMP_API_KEY": "x"}  # without one Amp starts a login flow
+    flags = [f"--{c}" for c in CLIENTS]
+    done = clients.run(
+        [sys.executable, "-m", "upskill", "add", str(_registry(base)), *flags], cwd=work, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    assert "warning: skill:dx" not in done.stderr  # every client gets its own rendering
+    return work, env
+
+
+def _ask(clients: Clients, project: tuple[Path, dict], *argv: str) -> str:
+    work, env = project
+    done = clients.run(argv, cwd=work, env=env)
+    assert done.returncode == 0, f"{' '.join(argv)}: {done.returncode}\n{done.stderr}"
+    return done.stdout
+
+
+def _own(client: str, skill_file: Path) -> None:
+    """The copy `client` shows is its own rendering: its block, no other client's."""
+    text = skill_file.read_text()
+    expected = {_line(client)} if client in OWN_BLOCK else set()
+    assert {_line(c) for c in OWN_BLOCK if _line(c) in text} == expected, skill_file
+
+
+def test_the_files(project: tuple[Path, dict]) -> None:
+    work, _ = project
+    assert sorted(str(p.relative_to(work)) for p in work.rglob("SKILL.md")) == [
+        ".claude/skills/dx/SKILL.md",  # Claude's, and Amp's (nothing in .agents/skills)
+        ".codex/skills/dx/SKILL.md",
+        ".gemini/skills/dx/SKILL.md",
+        ".github/skills/dx/SKILL.md",
+        ".kilo/skills/dx/SKILL.md",
+        ".opencode/skills/dx/SKILL.md",
+    ]
+    _own("claude", work / ".claude/skills/dx/SKILL.md")
+
+
+def test_copilot(clients: Clients, project: tuple[Path, dict]) -> None:
+    listing = json.loads(_ask(clients, project, "copilot", "skill", "list", "--json"))
+    mine = [s["path"] for s in listing if s["name"] == "dx"]
+    assert len(mine) == 1
+    _own("copilot", Path(mine[0]) / "SKILL.md")
+
+
+@pytest.mark.parametrize("client", ["opencode", "kilo"])
+def test_opencode_and_kilo(clients: Clients, project: tuple[Path, dict], client: str) -> None:
+    listing = json.loads(_ask(clients, project, client, "debug", "skill"))
+    mine = [s["location"] for s in listing if s["name"] == "dx"]
+    assert len(mine) == 1
+    _own(client, Path(mine[0]))
+
+
+def test_codex(clients: Clients, project: tuple[Path, dict]) -> None:
+    prompt = _ask(clients, project, "codex", "debug", "prompt-input").replace("\\n", "\n")
+    roots = dict(re.findall(r"- `(r\d+)` = `([^`]+)`", prompt))
+    mine = re.findall(r"^- dx: .*\(file: (r\d+)/dx/SKILL\.md\)", prompt, re.M)
+    assert len(mine) == 1
+    _own("codex", Path(roots[mine[0]]) / "dx/SKILL.md")
+
+
+def test_gemini(clients: Clients, project: tuple[Path, dict]) -> None:
+    listing = _ask(clients, project, "gemini", "skills", "list")
+    assert len(re.findall(r"^dx \[Enabled\]", listing, re.M)) == 1
+    (location,) = re.findall(r"^  Location: +(\S+/dx/SKILL\.md)$", listing, re.M)
+    _own("gemini", Path(location))
+
+
+def test_amp(clients: Clients, project: tuple[Path, dict]) -> None:
+    listing = _ask(clients, project, "amp", "skill", "list")
+    mine = re.findall(r"^  • dx\n.*\n +file://(\S+)$", listing, re.M)
+    assert len(mine) == 1
+    _own("amp", Path(mine[0]) / "SKILL.md")
