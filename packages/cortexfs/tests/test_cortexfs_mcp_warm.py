@@ -249,3 +249,34 @@ def test_request_round_trips() -> None:
         assert decode_request(job) == (b"cfd1", cwd, argv, env)
 
     round_trip()
+
+
+def test_host_serves_only_its_own_mount_namespace(warm, parse_events, run) -> None:
+    """A caller in another mount namespace (as an agent sandbox is) is not served: its
+    runner starts a server of its own for the call."""
+    warm_pid = parse_events(warm.call("pid").stdout)[-2]["text"]
+    other = run(["unshare", "--mount", "--propagation", "unchanged", str(warm.tool("pid"))],
+                warm.env)  # fmt: skip
+    assert other.returncode == 0, other.stdout
+    assert parse_events(other.stdout)[-2]["text"] != warm_pid
+    assert parse_events(warm.call("pid").stdout)[-2]["text"] == warm_pid
+
+
+def test_a_planted_host_directory_is_not_used(tmp_path) -> None:
+    from cortexfs.warm.paths import private_dir
+
+    mine = tmp_path / "mine"
+    private_dir(str(mine), os.getuid())
+    assert oct(mine.stat().st_mode & 0o777) == "0o700"
+    private_dir(str(mine), os.getuid())  # an existing private directory is accepted
+    open_dir = tmp_path / "open"
+    open_dir.mkdir(mode=0o755)
+    open_dir.chmod(0o755)
+    with pytest.raises(PermissionError):
+        private_dir(str(open_dir), os.getuid())
+    with pytest.raises(PermissionError):
+        private_dir(str(mine), os.getuid() + 1)  # another uid's
+    link = tmp_path / "link"
+    link.symlink_to(mine)
+    with pytest.raises(PermissionError):
+        private_dir(str(link), os.getuid())

@@ -108,11 +108,19 @@ def _host(uid: int) -> _socket.socket | None:
     return sock
 
 
+def _recv(sock: _socket.socket) -> bytes:
+    """A reset (a host that refused the caller, or went away) reads as the end."""
+    try:
+        return sock.recv(65536)
+    except ConnectionError:
+        return b""
+
+
 def _relay(sock: _socket.socket) -> int:
     """Write the host's JSONL to stdout; the exit code is its `#exit N` trailer."""
     pending = b""
     received = False
-    while chunk := sock.recv(65536):
+    while chunk := _recv(sock):
         received = True
         pending += chunk
         lines, _, pending = pending.rpartition(b"\n")
