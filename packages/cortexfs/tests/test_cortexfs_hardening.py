@@ -377,3 +377,32 @@ def test_an_agent_that_does_not_accept_is_etimedout(tmp_path: Path) -> None:
         for conn in queued:
             conn.close()
         server.close()
+
+
+def test_deep_json_frames_and_replies_are_refused_not_recursed() -> None:
+    """Agent sockets and the broker read frames a sandbox writes; MCP replies come from
+    a server: deep nesting is an ordinary refusal there too."""
+    from cortexfs.jsonl_socket import Conn, FrameError
+
+    mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    with mine, theirs:
+        theirs.sendall(DEEP + b"\n" + b'{"op": "ping"}\n')
+        conn = Conn(mine)
+        with pytest.raises(FrameError, match="JSON nested 30000 deep") as bad:
+            conn.recv()
+        assert bad.value.errno_name == "EINVAL"
+        assert conn.recv() == {"op": "ping"}  # the stream goes on
+
+
+def test_deep_mcp_reply_is_an_internal_error(tmp_path: Path) -> None:
+    from cortexfs.errors import Internal
+    from cortexfs.mcp_client import McpSession
+
+    server = tmp_path / "deep.py"
+    server.write_text(
+        "import sys\nfor line in sys.stdin:\n"
+        '    print(\'{"jsonrpc": "2.0", "id": 1, "result": \' + \'[\' * 30000, flush=True)\n'
+    )
+    session = McpSession([sys.executable, str(server)])
+    with session, pytest.raises(Internal, match="MCP server sent invalid JSON"):
+        session.initialize()

@@ -3,10 +3,10 @@ CortexFS tree; refuse anything else."""
 
 from __future__ import annotations
 
-import json
 import os
 
 from cortexfs.errors import BadInput
+from cortexfs.json_bounds import loads_bounded
 from cortexfs.layout import Kind, classify
 from cortexfs.storage import Backing
 from cortexfs.templates import TREE_VERSION, reference_tree
@@ -17,7 +17,7 @@ STATE_FILE = "bin/cortexfs.bootstrap.json"
 def tree_version(storage: str) -> int | None:
     try:
         with open(os.path.join(storage, STATE_FILE), "rb") as handle:
-            state = json.loads(handle.read(65536))
+            state = loads_bounded(handle.read(65536).decode("utf-8"))
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as exc:

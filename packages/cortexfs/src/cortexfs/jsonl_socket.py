@@ -15,6 +15,8 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
+from cortexfs.json_bounds import loads_bounded
+
 MAX_FRAME = 1 << 20
 _CHUNK = 65536
 _MAX_FDS = 4
@@ -95,7 +97,7 @@ class Conn:
         if len(line) > MAX_FRAME:
             raise FrameError("EMSGSIZE", f"frame over {MAX_FRAME} bytes")
         try:
-            frame = json.loads(line)
+            frame = loads_bounded(line.decode("utf-8"))
         except ValueError as exc:
             raise FrameError("EINVAL", f"frame is not JSON: {exc}") from exc
         if not isinstance(frame, dict):

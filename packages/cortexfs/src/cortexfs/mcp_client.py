@@ -24,12 +24,15 @@ from cortexfs.errors import (
     TimedOut,
     Unavailable,
 )  # fmt: skip
+from cortexfs.json_bounds import loads_bounded
 
 PROTOCOL_VERSION = "2025-06-18"
 SUPPORTED_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 DEFAULT_TIMEOUT = 30.0
 MAX_LINE = 16 * 1024 * 1024
 INVALID_PARAMS = -32602
+# A server's replies may nest deeper than controls do, but never without bound.
+MAX_DEPTH = 256
 MAX_STDERR = 32 * 1024
 CLOSE_GRACE = 2.0
 
@@ -187,7 +190,7 @@ class McpSession:
             if not line.strip():
                 continue
             try:
-                message = json.loads(line)
+                message = loads_bounded(line.decode("utf-8"), MAX_DEPTH)
             except ValueError as exc:
                 raise Internal(f"{self.argv[0]}: MCP server sent invalid JSON") from exc
             if not isinstance(message, dict):

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Any
 
 from cortexfs.authorize import AgentFacts, ToolFacts
 from cortexfs.ctx_env import CtxEnv
 from cortexfs.errors import Denied, Internal, Unavailable
+from cortexfs.json_bounds import loads_bounded
 from cortexfs.names import name_problem
 from cortexfs.objects import ObjectHeader, parse_object
 from cortexfs.perm import parse_perm
@@ -141,6 +141,6 @@ def load_schema(controls: str) -> Any:
     if not text.strip():
         return None
     try:
-        return json.loads(text)
+        return loads_bounded(text)
     except ValueError as exc:
         raise Internal(f"{path}: not JSON") from exc
