@@ -84,10 +84,14 @@ def test_exact_chain_without_network() -> None:
         "--ro-bind", "/run/b.sock", "/run/cortexfs/broker.sock",
         "--bind", "/ctx-host", "/ctx",
         "--ro-bind", "/ctx-host/bin", "/ctx/bin", "--ro-bind", "/ctx-host/model", "/ctx/model",
-        "--ro-bind", "/ctx-host/agent", "/ctx/agent", "--ro-bind", "/ctx-host/tool", "/ctx/tool",
+        "--ro-bind", "/ctx-host/tool", "/ctx/tool",
         "--ro-bind", "/ctx-host/channel", "/ctx/channel",
         "--ro-bind", "/ctx-host/home/4242", "/ctx/home/4242",
         "--bind", "/ctx-host/home/4242/agent/coder", "/ctx/home/4242/agent/coder",
+        "--perms", "0755", "--tmpfs", "/ctx/agent",
+        "--ro-bind", "/ctx-host/agent/coder", "/ctx/agent/coder",
+        "--ro-bind", "/ctx-host/agent/coder.d", "/ctx/agent/coder.d",
+        "--remount-ro", "/ctx/agent",
         "--perms", "0755", "--tmpfs", "/ctx/shared", "--remount-ro", "/ctx/shared",
         "--bind", "/home/me/proj", "/workspace",
         "--ro-bind", "/srv/tools", "/opt/tools",
@@ -135,6 +139,21 @@ def test_tsh_launch_keeps_ctx_read_only_and_mounts_follow_policy() -> None:
     assert plan(cwd="/opt/tools").mounts.cwd == "/opt/tools"
     with pytest.raises(BadInput, match="absolute path"):
         plan(cwd="../up")
+
+
+def test_other_agents_are_shown_only_when_policy_reads_them() -> None:
+    rules = ["agent:peer read", "agent:coder read", "agent:boss write", "agent:kid start"]
+    policy = "".join(f"allow coder_t {r}\n" for r in rules)
+    argv = list(plan(spec(policy=policy)).argv)
+    start = argv.index("/ctx/agent")
+    assert argv[start - 3 : argv.index("--remount-ro", start) + 2] == [
+        "--perms", "0755", "--tmpfs", "/ctx/agent",
+        "--ro-bind", "/ctx-host/agent/coder", "/ctx/agent/coder",
+        "--ro-bind", "/ctx-host/agent/coder.d", "/ctx/agent/coder.d",
+        "--ro-bind-try", "/ctx-host/agent/peer", "/ctx/agent/peer",
+        "--ro-bind-try", "/ctx-host/agent/peer.d", "/ctx/agent/peer.d",
+        "--remount-ro", "/ctx/agent",
+    ]  # fmt: skip
 
 
 def test_shared_spaces_follow_policy() -> None:

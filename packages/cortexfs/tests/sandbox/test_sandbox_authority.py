@@ -7,6 +7,7 @@ policy names."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import uuid
 
@@ -136,3 +137,15 @@ def test_nothing_bound_exposes_the_mount_or_its_storage(world, make_agent) -> No
         " CortexFS storage or a CortexFS mount; use /ctx\n"
     )
     assert world.ok("agent", "status", agent.name) == f"agent\t{agent.name}\nstate\tstopped\n"
+
+
+def test_other_agents_are_visible_only_when_policy_reads_them(world, make_agent) -> None:
+    peer, stranger = make_agent(), make_agent()
+    agent = _shell(world, make_agent, f"agent:{peer.name} read")
+    probe = ["/ctx/agent", f"/ctx/agent/{peer.name}.d", f"/ctx/agent/{stranger.name}.d"]
+    got = json.loads(_out(agent, "/opt/fake/fake-cli report " + " ".join(probe) + "\n"))
+    names = sorted(n for a in (agent, peer) for n in (a.name, f"{a.name}.d"))
+    assert got["listing"]["/ctx/agent"] == names
+    assert got["visible"][probe[2]] is False
+    assert got["writable"] == {"/ctx/agent": "EROFS", probe[1]: "EROFS"}
+    assert got["listing"][probe[1]] == sorted(os.listdir(peer.controls))

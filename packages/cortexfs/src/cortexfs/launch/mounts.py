@@ -27,8 +27,9 @@ HONOURED_OPTIONS = frozenset({"bind", "rbind", "nosuid", "nodev"})
 # Where /ctx holds authority: objects, their controls and policy. Read-only inside the
 # sandbox whatever the agent's uid may do on the mount: a tool runs outside the sandbox
 # (through the broker), so a tool or model the agent could write would be its way out,
-# and a sibling agent of the same owner must not have its policy rewritten.
-AUTHORITY_DIRS = tuple(f"/{d}" for d in ROOT_DIRS if d not in ("home", "shared"))
+# and a sibling agent of the same owner must not have its policy rewritten. /ctx/agent
+# shows only the agents policy lets it read (agent_binds).
+AUTHORITY_DIRS = tuple(f"/{d}" for d in ROOT_DIRS if d not in ("agent", "home", "shared"))
 
 
 @dataclass(frozen=True)
@@ -115,25 +116,48 @@ def authority_binds(ctx_host: str, ref_name: str, uid: int) -> list[Bind]:
     return binds
 
 
-def shared_binds(spec: AgentSpec, ctx_host: str, ctx_writable: bool) -> list[Bind]:
-    """/ctx/shared shows only the spaces policy names: `shared:<s> read` (read-only) or
-    `write` (read-write when /ctx is). The rest are hidden under an empty directory that
-    is sealed read-only, so no space can be made there either. A granted space that does
-    not exist yet is left out until a later turn finds it."""
+def _grants(spec: AgentSpec, object_class: str, ctx_writable: bool) -> dict[str, bool]:
+    """name -> writable, for every `<class>:<name> read|write` the agent's policy holds."""
     granted: dict[str, bool] = {}
     for rule in spec.policy.rules:
-        if rule.subject != spec.subject or rule.object_class != "shared":
+        if rule.subject != spec.subject or rule.object_class != object_class:
             continue
-        if name_problem(rule.object_name) is None:
+        if name_problem(rule.object_name) is None and rule.permission in ("read", "write"):
             write = rule.permission == "write" and ctx_writable
             granted[rule.object_name] = granted.get(rule.object_name, False) or write
-    shared = f"{CTX}/shared"
-    binds = [Bind("", shared, False, "mask")]
-    for name in sorted(granted):
-        binds.append(Bind(f"{ctx_host}/shared/{name}", f"{shared}/{name}", granted[name],
-                          optional=True))  # fmt: skip
-    binds.append(Bind("", shared, False, "seal"))
-    return binds
+    return granted
+
+
+def _only(directory: str, shown: list[Bind]) -> list[Bind]:
+    """`directory` as an empty directory holding just `shown`, then sealed read-only, so
+    nothing else is visible there and nothing can be made."""
+    return [Bind("", directory, False, "mask"), *shown, Bind("", directory, False, "seal")]
+
+
+def shared_binds(spec: AgentSpec, ctx_host: str, ctx_writable: bool) -> list[Bind]:
+    """/ctx/shared shows only the spaces policy names: `shared:<s> read` (read-only) or
+    `write` (read-write when /ctx is). A granted space that does not exist yet is left
+    out until a later turn finds it."""
+    granted = _grants(spec, "shared", ctx_writable)
+    shown = [
+        Bind(f"{ctx_host}/shared/{name}", f"{CTX}/shared/{name}", granted[name], optional=True)
+        for name in sorted(granted)
+    ]
+    return _only(f"{CTX}/shared", shown)
+
+
+def agent_binds(spec: AgentSpec, ctx_host: str) -> list[Bind]:
+    """/ctx/agent shows the agent itself and the agents its policy lets it read
+    (`agent:<n> read`), each object and its controls read-only; no other agent is
+    visible, and none can be made."""
+    readable = {n for n in _grants(spec, "agent", False) if spec.allows("agent", n, "read")}
+    names = [spec.ref.name, *sorted(readable - {spec.ref.name})]
+    shown = [
+        Bind(f"{ctx_host}/agent/{name}{suffix}", f"{CTX}/agent/{name}{suffix}", False,
+             optional=name != spec.ref.name)
+        for name in names for suffix in ("", ".d")
+    ]  # fmt: skip
+    return _only(f"{CTX}/agent", shown)
 
 
 def plan_mounts(
@@ -154,7 +178,7 @@ def plan_mounts(
     binds.append(Bind(ctx_host, CTX, ctx_writable))
     if ctx_writable:
         binds += authority_binds(ctx_host, spec.ref.name, spec.uid)
-    binds += shared_binds(spec, ctx_host, ctx_writable)
+    binds += agent_binds(spec, ctx_host) + shared_binds(spec, ctx_host, ctx_writable)
     notes: list[str] = []
     taken = {WORKSPACE} if workspace else set()
     if workspace:
