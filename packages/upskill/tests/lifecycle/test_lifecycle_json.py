@@ -123,3 +123,30 @@ def test_import_reports_what_it_read_and_wrote(cli, project) -> None:  # type: i
         for p in (project / ".upskill" / "registry").rglob("*")
         if p.is_file() and p.name != ".upskill-import.json"  # import's own record of them
     )
+
+
+def test_a_kept_file_upskill_never_wrote_carries_its_adoption_diff(cli, project, registry) -> None:  # type: ignore[no-untyped-def]
+    rule = project / ".claude" / "rules" / "style.md"
+    rule.parent.mkdir(parents=True)
+    rule.write_text("---\ndescription: Style\n---\n\nUse four spaces.\n")
+    human = cli.run("add", str(registry), "style", "--claude", "-n", cwd=project, extra=BIN)
+    shown = [line.removeprefix("    ") for line in human.stdout.splitlines()[1:]]
+    for argv in (("-n", "--json"), ("--json",)):
+        out = cli.run("add", str(registry), "style", "--claude", *argv, cwd=project, extra=BIN)
+        document = _doc(out, "run.schema.json")
+        assert document["files"] == [
+            {"op": "keep-unmanaged", "path": ".claude/rules/style.md", "diff": shown}
+        ]
+    assert shown[:2] == [
+        "--- .claude/rules/style.md (yours)",
+        "+++ .claude/rules/style.md (upskill)",
+    ]
+    assert rule.read_text() == "---\ndescription: Style\n---\n\nUse four spaces.\n"
+
+
+def test_the_schema_admits_a_diff_on_kept_unmanaged_files_only() -> None:
+    validator = Draft202012Validator(json.loads((SCHEMAS / "run.schema.json").read_text()))
+    diff = ["--- a (yours)", "+++ a (upskill)", "@@ -1 +1 @@"]
+    files = validator.evolve(schema=validator.schema["properties"]["files"])
+    assert files.is_valid([{"op": "keep-unmanaged", "path": "a", "diff": diff}])
+    assert not files.is_valid([{"op": "create", "path": "a", "diff": diff}])

@@ -2,8 +2,9 @@
 
 One document on stdout per run (`add`, `update`, `remove`), shaped by
 `docs/upskill/schemas/run.schema.json`: the items (re)installed and removed,
-each file action, per client what its items, MCP servers and plugins did, the
-warnings and the hooks' messages. `remove-mcp` has its own, smaller document
+each file action (a kept file upskill never wrote with its adoption diff), per
+client what its items, MCP servers and plugins did, the warnings and the hooks'
+messages. `remove-mcp` has its own, smaller document
 (`remove-mcp.schema.json`). Progress stays on stderr; the human summary is not
 printed.
 """
@@ -11,7 +12,7 @@ printed.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from upskill.cli.console import Console
@@ -48,6 +49,15 @@ def per_client(
     return {c: clients[c] for c in SELECTABLE_CLIENTS if c in clients}
 
 
+def _file_entry(op: str, path: str, diff: Sequence[str]) -> dict[str, Any]:
+    """One file action; a kept file upskill never wrote (`keep-unmanaged`) carries the
+    unified diff from it to upskill's rendering, the lines the human output shows."""
+    entry: dict[str, Any] = {"op": op, "path": path}
+    if diff:
+        entry["diff"] = list(diff)
+    return entry
+
+
 def run_document(
     command: str,
     outcome: Outcome,
@@ -70,7 +80,7 @@ def run_document(
         ],
         "removed": list(outcome.removed),
         "files": [
-            {"op": a.op.value, "path": a.path}
+            _file_entry(a.op.value, a.path, outcome.diffs.get(a.path, ()))
             for a in outcome.plan.actions
             if a.op.value not in _QUIET_OPS
         ],
