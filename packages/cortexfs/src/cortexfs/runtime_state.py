@@ -38,15 +38,14 @@ def _listener(path: str) -> tuple[int, int] | None:
 def supervisor_pid(alias_target: str | None, abi_path: str, owner: int) -> int | None:
     """The pid of the agent's supervisor, or None when it is not running. Only the
     agent's own runtime socket counts, served by root or by the agent's owner."""
-    if alias_target is None:
-        return None
+    own = {uid: f"{run_base(uid)}{abi_path}.sock" for uid in (0, owner)}
+    if alias_target is None or alias_target not in own.values():
+        return None  # never connect to whatever else an alias may name
     found = _listener(alias_target)
     if found is None:
         return None
     pid, uid = found
-    if uid not in (0, owner) or alias_target != f"{run_base(uid)}{abi_path}.sock":
-        return None
-    return pid
+    return pid if own.get(uid) == alias_target else None
 
 
 def render(control: str, pid: int | None) -> bytes:
