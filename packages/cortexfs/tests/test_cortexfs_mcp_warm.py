@@ -280,3 +280,26 @@ def test_a_planted_host_directory_is_not_used(tmp_path) -> None:
     link.symlink_to(mine)
     with pytest.raises(PermissionError):
         private_dir(str(link), os.getuid())
+
+
+def test_waiting_for_a_busy_server_counts_against_the_timeout(warm, parse_events) -> None:
+    """Calls to one server take turns; a call that cannot get its turn within its own
+    timeout ends with ETIMEDOUT, and the server is there for the next call once free."""
+    warm.set_driver("pid", timeout="1")
+    hang = subprocess.Popen(
+        [str(warm.tool("hang"))], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, env=warm.env
+    )
+    deadline = time.monotonic() + 20
+    while "child " not in warm.pids():
+        assert time.monotonic() < deadline, "the hang tool never started"
+        time.sleep(0.05)
+    begun = time.monotonic()
+    waited = warm.call("pid")
+    assert time.monotonic() - begun < 8
+    assert waited.returncode == 69
+    assert parse_events(waited.stdout)[-2]["errno"] == "ETIMEDOUT"
+    assert parse_events(waited.stdout)[-2]["message"].endswith("busy past 1 s")
+    hang.send_signal(signal.SIGTERM)
+    hang.communicate(timeout=20)
+    after = warm.call("pid")
+    assert after.returncode == 0, after.stdout

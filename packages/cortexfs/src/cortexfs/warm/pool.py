@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from cortexfs.errors import BadInput, Failed
+from cortexfs.errors import BadInput, Failed, TimedOut
 from cortexfs.mcp_calls import McpCall
 from cortexfs.mcp_client import McpSession
 from cortexfs.object_log import append_log
@@ -43,27 +43,51 @@ class Pool:
              cancel_fd: int | None) -> dict[str, Any]:  # fmt: skip
         key: Key = (call.command, tuple(sorted(env.items())), cwd)
         deadline = time.monotonic() + call.timeout
-        live = self._claim(key, call)
-        try:
-            with live.lock:
-                live.log = call.log
+        while True:
+            live = self._claim(key, call)
+            try:
+                # Waiting for the server's previous call counts against this call's timeout.
+                if not live.lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
+                    raise TimedOut(f"{call.command[0]}: busy past {call.timeout:g} s")
                 try:
-                    session = live.session
-                    if session is None or not session.alive:
-                        session = live.session = self._start(call, env, cwd, deadline)
-                    return session.call_tool(call.remote, call.arguments, deadline, cancel_fd)
-                except (BadInput, Failed):
-                    raise  # the server answered: it stays warm
-                except BaseException:
-                    self._drop(key, live)
-                    raise
+                    if self._current(key, live):
+                        return self._call_locked(key, live, call, env, cwd, deadline, cancel_fd)
                 finally:
-                    if live.session is not None:
-                        append_log(live.log, live.session.take_stderr())
+                    live.lock.release()
+            finally:
+                with self._lock:
+                    live.busy -= 1
+                    live.last_used = time.monotonic()
+            # The session was dropped while this call waited: claim the new one.
+
+    def _current(self, key: Key, live: _Live) -> bool:
+        with self._lock:
+            return self._live.get(key) is live
+
+    def _call_locked(
+        self,
+        key: Key,
+        live: _Live,
+        call: McpCall,
+        env: Mapping[str, str],
+        cwd: str,
+        deadline: float,
+        cancel_fd: int | None,
+    ) -> dict[str, Any]:
+        live.log = call.log
+        try:
+            session = live.session
+            if session is None or not session.alive:
+                session = live.session = self._start(call, env, cwd, deadline)
+            return session.call_tool(call.remote, call.arguments, deadline, cancel_fd)
+        except (BadInput, Failed):
+            raise  # the server answered: it stays warm
+        except BaseException:
+            self._drop(key, live)
+            raise
         finally:
-            with self._lock:
-                live.busy -= 1
-                live.last_used = time.monotonic()
+            if live.session is not None:
+                append_log(live.log, live.session.take_stderr())
 
     def _claim(self, key: Key, call: McpCall) -> _Live:
         with self._lock:
