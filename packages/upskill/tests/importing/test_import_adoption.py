@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[4] / "conformance" / "upskill" / "import"
+TOOLS = ("Read", "Write", "Edit", "Bash", "Grep", "Glob", "WebFetch", "WebSearch")
 CLIENTS = ["--claude", "--copilot", "--cursor", "--codex", "--opencode"]
 
 
@@ -68,3 +69,34 @@ def test_dry_run_shows_the_diff_too(cli, project: Path) -> None:  # type: ignore
         "     ---",
         "     ",
     ]
+
+
+def test_a_flat_agent_with_its_folder_and_nested_rules_round_trip(cli, project: Path) -> None:  # type: ignore[no-untyped-def]
+    files = {
+        ".claude/agents/x.md": "---\nname: x\ndescription: X\ntools:\n"
+        + "".join(f"- {t}\n" for t in TOOLS)
+        + "---\n\nRead [the guide](x/guide.md) first.\n",
+        ".claude/agents/x/guide.md": "# Guide\n",
+        ".claude/agents/x/tool.sh": "#!/bin/sh\n",
+        ".claude/rules/frontend/react.md": "---\ndescription: React\n---\n\nUse hooks.\n",
+    }
+    for rel, text in files.items():
+        (project / rel).parent.mkdir(parents=True, exist_ok=True)
+        (project / rel).write_text(text)
+    (project / ".claude/agents/x/tool.sh").chmod(0o755)
+    out = cli.ok("import", "--from", "claude", cwd=project)
+    assert "rule in a subfolder; imported as 'frontend-react'" in out.stderr
+    registry = project / ".upskill" / "registry"
+    assert (registry / "agents" / "x" / "guide.md").read_text() == "# Guide\n"
+    assert (registry / "agents" / "x" / "tool.sh").stat().st_mode & 0o777 == 0o755
+    cli.ok("lint", "--strict", str(registry), cwd=project)
+    cli.ok("fmt", "--check", str(registry), cwd=project)
+    before = {rel: (project / rel).read_bytes() for rel in files}
+    cli.ok("add", "./.upskill/registry", "imported", "--claude", cwd=project)
+    lock = json.loads((project / ".upskill-lock.json").read_text())
+    owned = {o["path"] for o in lock["outputs"]}
+    # the folder beside the agent is adopted as its resources, byte for byte
+    assert {".claude/agents/x.md", ".claude/agents/x/guide.md", ".claude/agents/x/tool.sh"} <= owned
+    assert {rel: (project / rel).read_bytes() for rel in files} == before
+    # a rule in a subfolder is installed flat under its portable name
+    assert ".claude/rules/frontend-react.md" in owned

@@ -351,3 +351,57 @@ def test_a_broken_projects_map_names_the_user_file(tmp_path: Path) -> None:
     with pytest.raises(FormatError, match="`projects` must be an object") as caught:
         _plan(tmp_path, {"home/.claude.json": '{"projects": []}'})
     assert caught.value.path == tmp_path / "home" / ".claude.json"
+
+
+def test_the_folder_beside_a_single_file_agent_is_its_resources(tmp_path: Path) -> None:
+    plan = _plan(
+        tmp_path,
+        {
+            ".claude/agents/x.md": "---\nname: x\ndescription: X\n---\n\n"
+            "Read [the guide](x/guide.md) and [notes](./x/docs/n.md), not [y](y.md).\n",
+            ".claude/agents/x/guide.md": "# Guide\n",
+            ".claude/agents/x/docs/n.md": "Notes.\n",
+        },
+    )
+    assert [(i.kind.value, i.name) for i in plan.items] == [("agent", "x")]
+    assert {f.path for f in plan.files} >= {"agents/x/guide.md", "agents/x/docs/n.md"}
+    assert _file(plan, "agents/x/guide.md") == "# Guide\n"
+    assert _file(plan, "agents/x/AGENT.md").endswith(
+        "\nRead [the guide](guide.md) and [notes](./docs/n.md), not [y](y.md).\n"
+    )
+
+
+def test_rules_in_subfolders_get_deterministic_names_and_merge(tmp_path: Path) -> None:
+    plan = _plan(
+        tmp_path,
+        {
+            ".claude/rules/frontend/react.md": "Use hooks.\n",
+            ".cursor/rules/frontend/react.mdc": "---\nalwaysApply: true\n---\n\nUse hooks.\n",
+            ".github/instructions/a/b.instructions.md": "---\napplyTo: '**/*.ts'\n---\n\nB.\n",
+            ".claude/rules/a-b.md": "Flat a-b.\n",
+            ".claude/rules/a/b.md": "Nested a/b.\n",
+            ".claude/rules/style.md": "See [example](style/example.md).\n",
+            ".claude/rules/style/example.md": "An example, not a rule.\n",
+            ".claude/rules/.hidden/h.md": "Not read.\n",
+        },
+    )
+    names = [i.name for i in plan.items]
+    assert names == ["a-b", "style", "a-b-2", "frontend-react"]
+    sources = {i.name: i.sources for i in plan.items}
+    assert sources["frontend-react"] == (
+        ".claude/rules/frontend/react.md",
+        ".cursor/rules/frontend/react.mdc",
+    )
+    assert sources["a-b"] == (".claude/rules/a-b.md",)
+    assert sources["a-b-2"] == (".claude/rules/a/b.md", ".github/instructions/a/b.instructions.md")
+    assert _file(plan, "rules/style/example.md") == "An example, not a rule.\n"
+    assert _file(plan, "rules/style/RULE.md").endswith("\nSee [example](example.md).\n")
+    renames = [n.message for n in plan.notes if n.kind is NoteKind.RENAME]
+    assert renames == [
+        ".claude/rules/a/b.md: rule 'a-b' is already taken by .claude/rules/a-b.md; "
+        "imported as 'a-b-2'",
+        ".claude/rules/a/b.md: rule in a subfolder; imported as 'a-b-2'",
+        ".claude/rules/frontend/react.md: rule in a subfolder; imported as 'frontend-react'",
+        ".github/instructions/a/b.instructions.md: rule in a subfolder; imported as 'a-b-2'",
+        ".cursor/rules/frontend/react.mdc: rule in a subfolder; imported as 'frontend-react'",
+    ]

@@ -46,12 +46,26 @@ class _Group:
         )
 
 
+def _mates(groups: Sequence[_Group], item: FoundItem, name: str) -> list[_Group]:
+    """Groups `item` may be another client's copy of: a rule in a subfolder (`sub/x`) goes
+    with the same subfolder path only, a top-level item with top-level items of its name."""
+    if "/" in item.name:
+        return [g for g in groups if g.kind is item.kind and g.found[0].name == item.name]
+    return [
+        g for g in groups if g.kind is item.kind and g.name == name and "/" not in g.found[0].name
+    ]
+
+
 def group(found: Sequence[FoundItem]) -> tuple[list[_Group], list[Note]]:
+    """Findings grouped into items. Top-level items come first, so a name a rule in a
+    subfolder derives (`sub/x` -> `sub-x`) never takes a name an item really has."""
+    found = sorted(found, key=lambda f: "/" in f.name)
     groups: list[_Group] = []
     notes: list[Note] = []
     for item in found:
+        nested = "/" in item.name
         name = portable_name(item.name, item.kind.value, skill=item.kind is Kind.SKILL)
-        if name != item.name:
+        if name != item.name and not nested:
             notes.append(
                 Note(
                     NoteKind.RENAME,
@@ -59,22 +73,30 @@ def group(found: Sequence[FoundItem]) -> tuple[list[_Group], list[Note]]:
                     f"imported as {name!r}",
                 )
             )
-        same = [g for g in groups if g.kind is item.kind and g.name == name]
+        same = _mates(groups, item, name)
+        taken = [g for g in groups if g.kind is item.kind and g.name == name]
         if same and same[0].admits(item):
             same[0].found.append(item)
-            continue
-        if same:
-            taken = {g.name for g in groups if g.kind is item.kind}
-            renamed = numbered(name, taken)
+            name = same[0].name
+        elif taken:
+            renamed = numbered(name, {g.name for g in groups if g.kind is item.kind})
             notes.append(
                 Note(
                     NoteKind.RENAME,
                     f"{item.path}: {item.kind.value} {name!r} is already taken by "
-                    f"{same[0].found[0].path}; imported as {renamed!r}",
+                    f"{taken[0].found[0].path}; imported as {renamed!r}",
                 )
             )
             name = renamed
-        groups.append(_Group(item.kind, name, [item]))
+        if nested:
+            notes.append(
+                Note(
+                    NoteKind.RENAME,
+                    f"{item.path}: {item.kind.value} in a subfolder; imported as {name!r}",
+                )
+            )
+        if not (same and same[0].found[-1] is item):
+            groups.append(_Group(item.kind, name, [item]))
     return groups, notes
 
 
