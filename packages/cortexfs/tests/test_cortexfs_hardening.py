@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import json
 import os
 import shutil
 import socket
@@ -406,3 +407,26 @@ def test_deep_mcp_reply_is_an_internal_error(tmp_path: Path) -> None:
     session = McpSession([sys.executable, str(server)])
     with session, pytest.raises(Internal, match="MCP server sent invalid JSON"):
         session.initialize()
+
+
+def test_a_tool_whose_mcp_server_crashes_is_econnreset(ctx_mount, unique, run, parse_events,
+                                                        tmp_path):  # fmt: skip
+    server = tmp_path / "crash.py"
+    server.write_text(CRASHING_SERVER)
+    server.chmod(0o644)
+    tool, agent = f"{unique}.boom", f"{unique}a"
+    tools, agents = ctx_mount.root / "tool", ctx_mount.root / "agent"
+    os.mkdir(tools / f"{tool}.d")
+    os.mkdir(agents / f"{agent}.d")
+    command = json.dumps([sys.executable, str(server)])
+    (tools / f"{tool}.d" / "driver").write_text(f"kind=mcp\ntool=boom\ncommand={command}\n")
+    rule = f"allow {unique}_t tool:{tool} execute\n"
+    (tools / f"{tool}.d" / "policy").write_text(rule)
+    (agents / f"{agent}.d" / "policy").write_text(rule)
+    (agents / f"{agent}.d" / "label").write_text(f"user_u:agent_r:{unique}_t:s0\n")
+    (agents / f"{agent}.d" / "tools").write_text(f"{tool}\n")
+    result = run([str(tools / tool), "{}"], ctx_mount.env(CTX_AGENT=agent))
+    assert result.returncode == 69, result.stdout + result.stderr
+    got = parse_events(result.stdout)
+    assert got[-2]["errno"] == "ECONNRESET", got
+    assert got[-1] == {"type": "done", "status": "error", "exit_code": 69}
