@@ -40,6 +40,7 @@ def test_cgroup_v1(tmp_path: Path) -> None:
     leaf = {c: p / "cortexfs" / "agent.x" for c, p in points.items()}
     assert made == cgroups.Cgroup(1, tuple(str(p) for p in leaf.values()))
     assert (leaf["memory"] / "memory.limit_in_bytes").read_text() == str(1 << 30)
+    assert not (leaf["memory"] / "memory.memsw.limit_in_bytes").exists()  # no swap accounting
     assert (leaf["pids"] / "pids.max").read_text() == "7"
     assert (leaf["cpu"] / "cpu.cfs_quota_us").read_text() == "150000"
     cgroups.enter(made, 123)

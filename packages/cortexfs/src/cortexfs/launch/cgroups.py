@@ -11,7 +11,7 @@ import contextlib
 import os
 from dataclasses import dataclass
 
-from cortexfs.launch.limits import Limits, cgroup_v1_values, cgroup_v2_values
+from cortexfs.launch.limits import OPTIONAL_V1, Limits, cgroup_v1_values, cgroup_v2_values
 
 CONTROLLERS = ("memory", "pids", "cpu")
 PARENT = "cortexfs"
@@ -83,7 +83,10 @@ def create(host: CgroupHost, key: str, limits: Limits) -> Cgroup:
             path = os.path.join(point, PARENT, key)
             os.makedirs(path, exist_ok=True)
             for name, value in values[controller].items():
-                _write(os.path.join(path, name), value)
+                target = os.path.join(path, name)
+                if name in OPTIONAL_V1 and not os.path.exists(target):
+                    continue  # e.g. swap accounting is off: nothing to cap
+                _write(target, value)
             dirs.append(path)
         return Cgroup(1, tuple(dirs))
     point = host.roots[0][1]

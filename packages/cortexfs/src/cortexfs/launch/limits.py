@@ -39,10 +39,18 @@ def prlimit_args(limits: Limits, nofile_hard: int, with_cgroup: bool) -> list[st
     return args
 
 
+OPTIONAL_V1 = frozenset({"memory.memsw.limit_in_bytes"})
+
+
 def cgroup_v1_values(limits: Limits) -> dict[str, dict[str, str]]:
     """controller -> file -> value, for a v1 hierarchy per controller."""
     return {
-        "memory": {"memory.limit_in_bytes": str(limits.memory_bytes)},
+        # memsw (memory plus swap) after memory, which it may not undercut: the limit
+        # holds on a host with swap too. Only where the kernel accounts swap (OPTIONAL_V1).
+        "memory": {
+            "memory.limit_in_bytes": str(limits.memory_bytes),
+            "memory.memsw.limit_in_bytes": str(limits.memory_bytes),
+        },
         "pids": {"pids.max": str(limits.tasks)},
         "cpu": {
             "cpu.cfs_period_us": str(CPU_PERIOD_US),
