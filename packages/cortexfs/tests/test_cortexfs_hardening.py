@@ -21,6 +21,8 @@ from cortexfs.errors import BadInput
 
 OTHER_UID = 4242
 THIRD_UID = 4343
+# A uid no sandbox test uses: /run/user/<uid> appears briefly while a test listens there.
+LONE_UID = 4545
 DEEP = b"[" * 30000
 
 
@@ -92,13 +94,13 @@ def test_secret_controls_are_owner_only(ctx_mount, unique: str, as_uid) -> None:
 def test_runtime_state_is_the_daemons(ctx_mount, unique: str, as_uid, listening) -> None:
     agents = ctx_mount.root / "agent"
     controls = agents / f"{unique}.d"
-    assert as_uid(OTHER_UID, lambda: os.mkdir(controls)) == 0
+    assert as_uid(LONE_UID, lambda: os.mkdir(controls)) == 0
     for control in ("pid", "status", "log"):
         # log is 0644: its owner may append (O_APPEND, test_cortexfs_mcp_warm.py), which
         # the daemon does; a rewrite meets the daemon's EROFS instead of the mode bits.
         appendable = control == "log"
         assert stat.S_IMODE((controls / control).stat().st_mode) == (0o644 if appendable else 0o444)
-        for who in (OTHER_UID, 0):
+        for who in (LONE_UID, 0):
             # The owner meets the 0444 mode bits; root, who ignores them, the daemon.
             refusal = errno.EROFS if who == 0 or appendable else errno.EACCES
             assert as_uid(who, lambda c=control: write_whole(controls / c, b"1\n")) == refusal
@@ -106,14 +108,14 @@ def test_runtime_state_is_the_daemons(ctx_mount, unique: str, as_uid, listening)
             assert as_uid(who, forged) != 0
     assert (controls / "pid").read_bytes() == b""
     assert (controls / "status").read_bytes() == b"stopped\n"
-    own = f"/run/user/{OTHER_UID}/cortexfs/agent/{unique}.sock"
-    assert as_uid(OTHER_UID, lambda: os.symlink(own, agents / f"{unique}.sock")) == 0
+    own = f"/run/user/{LONE_UID}/cortexfs/agent/{unique}.sock"
+    assert as_uid(LONE_UID, lambda: os.symlink(own, agents / f"{unique}.sock")) == 0
     # Something listening on another agent's socket (or by another uid) proves nothing.
     with listening(f"/run/cortexfs/agent/{unique}x.sock"):
         assert (controls / "status").read_bytes() == b"stopped\n"
-    with listening(own):  # root listens where only OTHER_UID's supervisor would
+    with listening(own):  # root listens where only LONE_UID's supervisor would
         assert (controls / "status").read_bytes() == b"stopped\n"
-        assert as_uid(OTHER_UID, lambda: os.unlink(agents / unique)) == 0
+        assert as_uid(LONE_UID, lambda: os.unlink(agents / unique)) == 0
     assert not controls.exists()
 
 
