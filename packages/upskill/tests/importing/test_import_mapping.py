@@ -405,3 +405,29 @@ def test_rules_in_subfolders_get_deterministic_names_and_merge(tmp_path: Path) -
         ".github/instructions/a/b.instructions.md: rule in a subfolder; imported as 'a-b-2'",
         ".cursor/rules/frontend/react.mdc: rule in a subfolder; imported as 'frontend-react'",
     ]
+
+
+def test_files_a_flat_item_links_to_below_its_directory_are_resources(tmp_path: Path) -> None:
+    plan = _plan(
+        tmp_path,
+        {
+            ".claude/agents/x.md": "---\nname: x\ndescription: X\n---\n\n"
+            "Run [tool](./helpers/tool.sh), read [guide](x/guide.md), ask [y](y.md), "
+            "see [out](../outside.txt) and [gone](missing.txt).\n",
+            ".claude/agents/x/guide.md": "# Guide\n",
+            ".claude/agents/helpers/tool.sh": "#!/bin/sh\n",
+            ".claude/agents/y.md": "---\nname: y\ndescription: Y\n---\n\nY.\n",
+            ".claude/outside.txt": "not copied\n",
+        },
+    )
+    x = next(i for i in plan.items if i.name == "x")
+    assert [r.path for r in x.resources] == ["guide.md", "helpers/tool.sh"]
+    assert _file(plan, "agents/x/helpers/tool.sh") == "#!/bin/sh\n"
+    assert _file(plan, "agents/x/AGENT.md").endswith(
+        "Run [tool](./helpers/tool.sh), read [guide](guide.md), ask [y](y.md), "
+        "see [out](../outside.txt) and [gone](missing.txt).\n"
+    )
+    assert [n.message for n in plan.notes if n.kind is NoteKind.LOSSY] == [
+        ".claude/agents/x.md: linked file(s) helpers/tool.sh imported as resources; "
+        "add installs them in the item's folder (x/…) and links there"
+    ]

@@ -7,14 +7,32 @@ reverses both: the folder's files become the item's resources, and a link into t
 folder loses the prefix, but only when rendering the result prefixes it back to the
 exact body read (otherwise the body is kept as written, and the links still resolve
 to the folder rendering writes).
+
+Other files the body links to below the item's own directory (`./helpers/tool.sh`
+beside `.claude/agents/x.md`) are imported as resources at that relative path, which
+is what the link already says in the portable item; rendering then puts them in the
+item's folder (`.claude/agents/x/helpers/tool.sh`) and prefixes the link. A link
+leaving the directory (`../`), to a symlink, or to a file that is itself an item of
+the tree is left alone.
 """
 
 from __future__ import annotations
 
+import os
+import posixpath
+import stat
+from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import unquote
 
 from upskill.format.model import Resource
-from upskill.format.resources import collect_resources, scan_files
+from upskill.format.resources import (
+    MAX_RESOURCE_BYTES,
+    collect_resources,
+    installed_mode,
+    scan_files,
+)
+from upskill.importing.read import read_bytes
 from upskill.markdown import spans
 from upskill.markdown.links import LinkRewrite, rewrite_links
 
@@ -56,3 +74,49 @@ def unprefix_links(body: str, prefix: str, resources: tuple[Resource, ...]) -> s
         out = out[:start] + written + out[end:]
     rewrite = LinkRewrite(prefix, frozenset(r.path for r in resources))
     return out if rewrite_links(out, rewrite) == body else body
+
+
+def _linked_path(href: str) -> str | None:
+    """The POSIX path a relative link names below the item's directory, or None."""
+    path = href.split("#", 1)[0].split("?", 1)[0]
+    if not path or path.startswith(("/", "\\")) or ":" in path.split("/", 1)[0]:
+        return None
+    decoded = unquote(path.removeprefix("./"))
+    if not decoded or ".." in decoded.split("/"):
+        return None
+    normal = posixpath.normpath(decoded)
+    return None if normal in (".", "") else normal
+
+
+def linked_resources(
+    entrypoint: Path,
+    body: str,
+    have: tuple[Resource, ...],
+    is_item: Callable[[str], bool],
+    within: Path | None,
+) -> tuple[Resource, ...]:
+    """Regular files below `entrypoint`'s directory that `body` links to, not already
+    among `have` (the folder's files, by path) and not items themselves (`is_item`)."""
+    if "](" not in body and "]:" not in body:
+        return ()
+    taken = {r.path for r in have}
+    found: dict[str, Resource] = {}
+    for spot in spans.destinations(body):
+        rel = _linked_path(spot.href)
+        if rel is None or rel in taken or rel in found or is_item(rel):
+            continue
+        full = entrypoint.parent / rel
+        try:
+            info = os.lstat(full)
+        except OSError:
+            continue
+        parts = rel.split("/")[:-1]
+        folders = ("/".join(parts[: n + 1]) for n in range(len(parts)))
+        if not stat.S_ISREG(info.st_mode) or any(
+            (entrypoint.parent / f).is_symlink() for f in folders
+        ):
+            continue
+        data = read_bytes(full, within, MAX_RESOURCE_BYTES)
+        if data is not None:
+            found[rel] = Resource(rel, data, installed_mode(info.st_mode))
+    return tuple(found[k] for k in sorted(found))

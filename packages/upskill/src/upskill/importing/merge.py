@@ -177,6 +177,14 @@ def build(g: _Group, *, home: bool) -> tuple[PortableItem, list[Note]]:
             how = f"differing bodies as override files {files}"
         notes.append(Note(NoteKind.MERGE, f"{g.kind.value} {g.name!r}: merged {paths} ({how})"))
     resources = first.resources
+    if first.linked:
+        notes.append(
+            Note(
+                NoteKind.LOSSY,
+                f"{first.path}: linked file(s) {', '.join(first.linked)} imported as resources; "
+                f"add installs them in the item's folder ({g.name}/…) and links there",
+            )
+        )
     for item in g.found[1:]:
         if item.resources and item.resources != resources:
             notes.append(

@@ -28,6 +28,7 @@ class FoundItem:
     body: str
     resources: tuple[Resource, ...] = ()
     description_hint: str | None = None  # instruction files: what to call them
+    linked: tuple[str, ...] = ()  # resources that were files the body links to, not its folder
 
 
 class NoteKind(enum.StrEnum):

@@ -17,9 +17,9 @@ from pathlib import Path
 
 from upskill.clients import BY_ID, RENDER_TARGETS
 from upskill.clients.base import Carrier, Client, Layout
-from upskill.format.model import KINDS, Kind
+from upskill.format.model import KINDS, Kind, Resource
 from upskill.format.resources import collect_resources, scan_files
-from upskill.importing.flatres import sibling_resources, unprefix_links
+from upskill.importing.flatres import linked_resources, sibling_resources, unprefix_links
 from upskill.importing.model import FoundItem
 from upskill.importing.names import portable_name
 from upskill.importing.read import parse_markdown, parse_toml, read_text
@@ -92,16 +92,25 @@ def _read(client: Client, kind: Kind, root: Path, rel: str, name: str, home: boo
         document = parse_markdown(text, path, client.raw_keys)
         fields, text_body = dict(document.fields), document.body
     layout = where.at(home)
+    head, tail = layout.template.split("{n}", 1)
+    linked: tuple[Resource, ...] = ()
     if layout.flat:
         stem = name.rsplit("/", 1)[-1]
         resources = sibling_resources(path, stem)
         text_body = unprefix_links(text_body, stem, resources)
+
+        def is_item(rel: str) -> bool:
+            if rel.startswith(f"{stem}/"):
+                return True  # the folder's own files, under the names rendering gives them
+            return rel.endswith(tail) and (kind is Kind.RULE or "/" not in rel)
+
+        linked = linked_resources(path, text_body, resources, is_item, within)
+        resources = tuple(sorted((*resources, *linked), key=lambda r: r.path))
     else:
         resources = collect_resources(scan_files(path.parent), ()) if kind is Kind.SKILL else ()
     # A rule in a subfolder lands flat under its portable name (`sub/x` -> `sub-x`): the
     # targets writing that path are its owners.
     placed = portable_name(name, kind.value, skill=False) if "/" in name else name
-    head, tail = layout.template.split("{n}", 1)
     return FoundItem(
         kind=kind,
         name=name,
@@ -110,6 +119,7 @@ def _read(client: Client, kind: Kind, root: Path, rel: str, name: str, home: boo
         fields=fields,
         body=text_body,
         resources=resources,
+        linked=tuple(r.path for r in linked),
     )
 
 
