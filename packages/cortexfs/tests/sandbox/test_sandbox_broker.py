@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -181,3 +182,37 @@ def test_broker_protocol_is_versioned(world, tooled) -> None:
     }  # fmt: skip
     assert [r["errno"] for r in replies[1:]] == ["EINVAL", "EINVAL", "EINVAL"]
     assert "unknown op 'mcp'" in replies[2]["message"]
+
+
+def _sleepers(seconds: str) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                    argv = handle.read().split(b"\0")
+            except OSError:
+                continue
+            if argv[:2] == [b"sleep", seconds.encode()]:
+                found.append(int(entry))
+    return found
+
+
+def test_stop_kills_what_a_call_left_behind(world, make_agent) -> None:
+    """A tool that leaves a daemon (its own session, outside the call's process group)
+    does not outlive the agent: stop kills everything left in the agent's cgroup."""
+    agent, tool = _tooled(world, make_agent, "/bin/sh")
+    seconds = str(3000 + os.getpid() % 1000)
+    daemon = f"setsid sleep {seconds} </dev/null >/dev/null 2>&1 & echo left"
+    driver = json.dumps(["/bin/sh", "-c", daemon])
+    write_control(str(world.ctx / "tool" / f"{tool}.d" / "driver"),
+                  f"kind=exec\ncommand={driver}\n".encode())  # fmt: skip
+    (call,) = _calls(_run(agent, f"/ctx/tool/{tool}\n"))
+    assert call[-1]["status"] == "ok", call
+    left = _sleepers(seconds)
+    assert len(left) == 1
+    cgroup = agent.status()["cgroup"]
+    assert str(left[0]) in (Path(cgroup) / "cgroup.procs").read_text().split()
+    agent.stop()
+    assert _sleepers(seconds) == []
+    assert not Path(cgroup).exists()

@@ -139,6 +139,9 @@ class Supervisor:
         self.broker.stop()
         shutil.rmtree(self.cfg.paths.rundir, ignore_errors=True)
         if self.cgroup is not None:
+            left = cgroups.kill_others(self.cgroup, os.getpid())
+            if left:
+                log(f"processes {sorted(left)} outlived SIGKILL; cgroup kept")
             cgroups.leave_and_remove(self.cgroup, os.getpid())
 
     # -- the agent socket --------------------------------------------------------

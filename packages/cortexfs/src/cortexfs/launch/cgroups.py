@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
+import time
 from dataclasses import dataclass
 
 from cortexfs.launch.limits import OPTIONAL_V1, Limits, cgroup_v1_values, cgroup_v2_values
@@ -105,6 +107,27 @@ def create(host: CgroupHost, key: str, limits: Limits) -> Cgroup:
 def enter(cgroup: Cgroup, pid: int) -> None:
     for path in cgroup.dirs:
         _write(os.path.join(path, "cgroup.procs"), str(pid))
+
+
+def members(cgroup: Cgroup) -> set[int]:
+    found: set[int] = set()
+    for path in cgroup.dirs:
+        with contextlib.suppress(OSError), open(os.path.join(path, "cgroup.procs")) as handle:
+            found |= {int(word) for word in handle.read().split()}
+    return found
+
+
+def kill_others(cgroup: Cgroup, pid: int, timeout: float = 5.0) -> set[int]:
+    """SIGKILL every process in the cgroup but `pid` (the supervisor), until none is left
+    or `timeout` passes: what a call's child left behind in a session of its own (a
+    daemon) would otherwise outlive the agent. Returns the pids still there."""
+    deadline = time.monotonic() + timeout
+    while (left := members(cgroup) - {pid}) and time.monotonic() < deadline:
+        for other in left:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(other, signal.SIGKILL)
+        time.sleep(0.05)
+    return members(cgroup) - {pid}
 
 
 def leave_and_remove(cgroup: Cgroup, pid: int) -> None:
