@@ -6,13 +6,13 @@ formatter's output is accepted only when its structure equals the input's
 whose items hold no paragraph is rendered tight, so an HTML block swallows
 the block after it); this check catches those and any not yet known.
 
-Structure is markdown-it's token stream (CommonMark plus GFM tables and
-strikethrough) with what is formatting left out: source positions, marker
-spellings (`*` or `-`, `---` or `___`, fence lengths, `3.` or `03.`),
-whether a code block is indented or fenced, the indent of an HTML block's
-lines (up to three spaces), and in text the width of runs of spaces and
-whether a soft line break or a space separates two words (a setext heading
-becomes an ATX heading on one line).
+Structure is markdown-it's token stream, read twice (plain CommonMark, and
+CommonMark plus GFM tables and strikethrough), with what is formatting left
+out: source positions, marker spellings (`*` or `-`, `---` or `___`, fence
+lengths, `3.` or `03.`), whether a code block is indented or fenced, the
+indent of an HTML block's lines (up to three spaces), and in text the width
+of runs of spaces and whether a soft line break or a space separates two
+words (a setext heading becomes an ATX heading on one line).
 """
 
 from __future__ import annotations
@@ -29,10 +29,15 @@ _SPACES = re.compile(r"[ \t]+")
 
 
 @functools.cache
-def _parser() -> MarkdownIt:
+def _parser(flavour: str) -> MarkdownIt:
+    """The two readings a body must keep: plain CommonMark, and CommonMark with GFM's
+    tables and strikethrough. Agents read bodies with either kind of parser, and a
+    restyling can be neutral in one and not the other (a setext heading whose text
+    looks like a table row becomes a table under GFM)."""
     from markdown_it import MarkdownIt
 
-    return MarkdownIt("commonmark").enable(["table", "strikethrough"])
+    parser = MarkdownIt("commonmark")
+    return parser.enable(["table", "strikethrough"]) if flavour == "gfm" else parser
 
 
 def _html(content: str) -> str:
@@ -58,10 +63,10 @@ def _inline(children: list[Token]) -> list[tuple[Any, ...]]:
     return out
 
 
-def structure(text: str) -> list[tuple[Any, ...]]:
+def structure(text: str, flavour: str = "gfm") -> list[tuple[Any, ...]]:
     """The token stream of `text` with formatting left out (see the module docstring)."""
     out: list[tuple[Any, ...]] = []
-    for token in _parser().parse(text):
+    for token in _parser(flavour).parse(text):
         kind = "code" if token.type in ("fence", "code_block") else token.type
         entry: tuple[Any, ...] = (kind, token.tag, token.nesting, token.hidden)
         if kind == "code":
@@ -78,5 +83,15 @@ def structure(text: str) -> list[tuple[Any, ...]]:
     return out
 
 
+def blocks(text: str, flavour: str) -> list[tuple[Any, ...]]:
+    """`structure` without inline content: which blocks there are and how they nest."""
+    return [entry[:4] for entry in structure(text, flavour)]
+
+
 def same_structure(before: str, after: str) -> bool:
-    return structure(before) == structure(after)
+    """The whole structure under GFM, and the blocks under plain CommonMark too: a table
+    realigned is the same table, though in a plain reading it is a paragraph whose text
+    changed; a heading turned into a table is another document in either reading."""
+    if structure(before, "gfm") != structure(after, "gfm"):
+        return False
+    return blocks(before, "commonmark") == blocks(after, "commonmark")
