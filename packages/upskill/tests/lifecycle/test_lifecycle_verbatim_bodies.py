@@ -10,6 +10,7 @@ directives and the rewritten resource links may differ.
 
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
 
@@ -90,6 +91,8 @@ def _body(path: Path) -> str:
     text = path.read_text()
     if path.suffix == ".toml":
         return str(tomllib.loads(text)["developer_instructions"])
+    if path.suffix == ".json":  # Kiro CLI's agent configuration: the body is `prompt`
+        return str(json.loads(text)["prompt"])
     if text.startswith("---\n"):
         _, _, rest = text[4:].partition("\n---\n")
         assert rest.startswith("\n"), f"{path}: one blank line after the frontmatter"

@@ -57,12 +57,15 @@ class Layout:
 
 class Carrier(enum.StrEnum):
     """How a rendering is carried: a Markdown file with YAML frontmatter, a TOML file
-    (Codex subagents: `name`, `description`, `developer_instructions`), or a section of
+    (Codex subagents: `name`, `description`, `developer_instructions`), a JSON file
+    (Kiro CLI agents: `name`, `description`, `prompt`, then the client's fields), or a
+    section of
     one instructions file compiled from every always-on rule (`AGENTS.md`, `GEMINI.md`:
     clients that read a single file, in agents-md-compiler's module format)."""
 
     MARKDOWN = "markdown"
     TOML = "toml"
+    JSON = "json"
     COMPILED = "compiled"
 
 

@@ -9,6 +9,7 @@ their user-level content from other directories than their project content.
 from __future__ import annotations
 
 import functools
+import json
 from dataclasses import dataclass
 
 from upskill.blobs import Payload
@@ -83,6 +84,18 @@ def toml_document(fields: dict[str, object], body: str) -> tuple[str, list[str]]
     return text, dropped
 
 
+# The JSON agent file's first keys (Kiro CLI's agent configuration); the body is `prompt`.
+JSON_BODY = "prompt"
+
+
+def json_document(fields: dict[str, object], body: str) -> str:
+    """A JSON agent file: `name`, `description`, the body as `prompt`, then the client's
+    other fields, two-space indented with a final newline (rulesync 17 `kiro` target)."""
+    head = {k: fields[k] for k in ("name", "description") if k in fields}
+    rest = {k: v for k, v in fields.items() if k not in head and k != JSON_BODY}
+    return json.dumps({**head, JSON_BODY: body, **rest}, indent=2, ensure_ascii=False) + "\n"
+
+
 def render_item(
     item: Item, client: str, *, alias: str | None = None, site: Site = PROJECT
 ) -> Rendering:
@@ -134,6 +147,8 @@ def _render(item: Item, target: str, name: str, site: Site) -> Rendering:
     if carrier(item.kind, target) is Carrier.TOML:
         text, dropped = toml_document(fields, body)
         warnings += [f"{item.entrypoint}: field {k!r} has no {target} equivalent" for k in dropped]
+    elif carrier(item.kind, target) is Carrier.JSON:
+        text = json_document(fields, body)
     elif isinstance(item, Rule) and get(target).bare_rules:
         text = body
         if item.scope_paths:
