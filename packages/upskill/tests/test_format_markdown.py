@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from upskill.markdown import format_body, format_markdown
@@ -64,6 +64,7 @@ _md_atoms = st.sampled_from(
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.lists(_md_atoms, min_size=1, max_size=5), min_size=1, max_size=6))
+@example([["word"], ["word"], ["| a | b |", "|---|---|"]])  # a table interrupting a paragraph
 def test_fast_text_path_matches_plain_mdformat(blocks: list[list[str]]) -> None:
     import mdformat
 

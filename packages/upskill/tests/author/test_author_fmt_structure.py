@@ -305,3 +305,12 @@ def test_fmt_says_which_bodies_it_left_as_written(monkeypatch, work, upskill) ->
         formatter._format.cache_clear()
     assert (again.returncode, skill.read_text()) == (0, canonical)  # blank edges, one seam
     assert (fixed_point.returncode, fixed_point.stderr) == (0, warning)
+
+
+def test_a_table_that_interrupts_a_paragraph_is_still_formatted() -> None:
+    """GFM starts a table on the line after a paragraph; a plain CommonMark reader sees
+    one paragraph, and two once the formatter puts the blank line before the table. That
+    split is the only difference, so the body is formatted (a heading turned into a table
+    is not: see the @example above)."""
+    text = "word\nword\n| a | b |\n|---|---|\n"
+    assert format_body(text) == "word\nword\n\n| a   | b   |\n| --- | --- |\n"

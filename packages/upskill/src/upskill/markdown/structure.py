@@ -84,8 +84,24 @@ def structure(text: str, flavour: str = "gfm") -> list[tuple[Any, ...]]:
 
 
 def blocks(text: str, flavour: str) -> list[tuple[Any, ...]]:
-    """`structure` without inline content: which blocks there are and how they nest."""
-    return [entry[:4] for entry in structure(text, flavour)]
+    """`structure` without inline content: which blocks there are and how they nest, with
+    adjacent paragraphs counted as one. A plain reader sees a table that interrupts a
+    paragraph as more of that paragraph, so the blank line the formatter puts before
+    the table splits it in two for that reader; nothing else can, as GFM's reading of
+    the whole structure is compared in full."""
+    out: list[tuple[Any, ...]] = []
+    merging = False
+    for entry in structure(text, flavour):
+        kind = entry[0]
+        if kind == "paragraph_open" and out and out[-1][0] == "paragraph_close":
+            out.pop()  # continue the previous paragraph
+            merging = True
+            continue
+        if merging and kind == "inline":
+            merging = False
+            continue
+        out.append(entry[:4])
+    return out
 
 
 def same_structure(before: str, after: str) -> bool:
