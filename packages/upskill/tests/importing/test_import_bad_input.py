@@ -20,6 +20,9 @@ BROKEN = {
     ".claude/skills/s/SKILL.md": (b"---\ndescription: \xff\n---\n", "UTF-8"),
     ".claude/settings.json": ('{"enabledPlugins": []}', "`enabledPlugins` must be an object"),
     ".vscode/extensions.json": ('{"recommendations": ["a.b",', "invalid JSON"),
+    ".kiro/agents/helper.json": ('{"name": "helper", "prompt": "x",}', "invalid JSON"),
+    ".kiro/agents/twice.json": ('{"prompt": "a", "prompt": "b"}', "duplicate key 'prompt'"),
+    ".kiro/agents/list.json": ('["helper"]', "expected an object"),
 }
 
 

@@ -431,3 +431,32 @@ def test_files_a_flat_item_links_to_below_its_directory_are_resources(tmp_path: 
         ".claude/agents/x.md: linked file(s) helpers/tool.sh imported as resources; "
         "add installs them in the item's folder (x/…) and links there"
     ]
+
+
+def test_a_kiro_cli_agent_json_imports_with_its_prompt_as_the_body(cli, project) -> None:  # type: ignore[no-untyped-def]
+    """Kiro CLI agents are JSON (`name`, `description`, `prompt`, `tools`): the prompt is
+    the body, and the agent installs back into the same bytes."""
+    import json
+
+    agent = project / ".kiro" / "agents" / "helper.json"
+    agent.parent.mkdir(parents=True)
+    agent.write_text(
+        json.dumps(
+            {
+                "name": "helper",
+                "description": "Use when helping",
+                "prompt": "## Helper\n\nHelp with care.\n",
+                "tools": ["read", "grep"],
+            },
+            indent=2,
+        )
+        + "\n"
+    )
+    before = agent.read_bytes()
+    cli.ok("import", "--from", "kiro", cwd=project)
+    text = (project / ".upskill" / "registry" / "agents" / "helper" / "AGENT.md").read_text()
+    assert text.endswith("---\n\n## Helper\n\nHelp with care.\n")
+    assert "description: Use when helping\n" in text
+    out = cli.ok("add", "./.upskill/registry", "imported", "--kiro", cwd=project)
+    assert "kept" not in out.stderr, out.stderr
+    assert agent.read_bytes() == before

@@ -94,6 +94,25 @@ def parse_markdown(text: str, path: Path, raw_keys: frozenset[str] = frozenset()
     return Document(fields, body.removeprefix("\n"))
 
 
+def parse_json_object(text: str, path: Path) -> dict[str, Any]:
+    """A JSON-carried item (Kiro CLI agents): one object, duplicate keys refused."""
+    import json
+
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        keys = [key for key, _ in pairs]
+        if len(set(keys)) != len(keys):
+            raise ValueError(f"duplicate key {next(k for k in keys if keys.count(k) > 1)!r}")
+        return dict(pairs)
+
+    try:
+        data = json.loads(text, object_pairs_hook=unique)
+    except ValueError as exc:  # JSONDecodeError is one
+        raise FormatError(f"invalid JSON: {exc}", path=path) from None
+    if not isinstance(data, dict):
+        raise FormatError("invalid JSON: expected an object", path=path)
+    return data
+
+
 def parse_toml(text: str, path: Path) -> dict[str, Any]:
     try:
         return tomllib.loads(text)

@@ -22,8 +22,8 @@ from upskill.format.resources import collect_resources, scan_files
 from upskill.importing.flatres import linked_resources, sibling_resources, unprefix_links
 from upskill.importing.model import FoundItem
 from upskill.importing.names import portable_name
-from upskill.importing.read import parse_markdown, parse_toml, read_text
-from upskill.render.item import TOML_BODY
+from upskill.importing.read import parse_json_object, parse_markdown, parse_toml, read_text
+from upskill.render.item import JSON_BODY, TOML_BODY
 
 
 def owners(kind: Kind, path: str, name: str, *, home: bool) -> tuple[str, ...]:
@@ -84,9 +84,10 @@ def _read(client: Client, kind: Kind, root: Path, rel: str, name: str, home: boo
     text = read_text(path, within)
     assert text is not None  # listed a moment ago
     where = client.kinds[kind.value]
-    if where.carrier is Carrier.TOML:
-        data = parse_toml(text, path)
-        body = data.pop(TOML_BODY, "")
+    if where.carrier in (Carrier.TOML, Carrier.JSON):
+        toml = where.carrier is Carrier.TOML
+        data = parse_toml(text, path) if toml else parse_json_object(text, path)
+        body = data.pop(TOML_BODY if toml else JSON_BODY, "")
         fields, text_body = data, body if isinstance(body, str) else ""
     else:
         document = parse_markdown(text, path, client.raw_keys)
