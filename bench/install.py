@@ -56,6 +56,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import marketplace  # bench/marketplace.py, beside this script
+from machine import cpu  # bench/machine.py, beside this script
 
 BENCH = Path(__file__).resolve().parent
 CACHE = BENCH / ".cache"
@@ -222,19 +223,6 @@ def node_binary() -> str:
             if out.returncode == 0 and int(out.stdout.strip().lstrip("v").split(".")[0]) >= 22:
                 return str(candidate)
     sys.exit("bench/install.py: rulesync and skills need Node >= 22 (see the module docstring)")
-
-
-def machine() -> str:
-    """The CPU model and core count, so a figure names where it was measured."""
-    model = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{model}, {os.cpu_count()} cores"
 
 
 def timed(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, int]:
@@ -514,7 +502,7 @@ def main() -> int:
         what = f"{N_RULES} rules + {N_SKILLS} skills"
     print(
         f"{what}, targets {'/'.join(targets)}, "
-        f"median of {args.runs} alternating runs on {machine()}; "
+        f"median of {args.runs} alternating runs on {cpu()}; "
         f"load average {load_before:.2f} before, {os.getloadavg()[0]:.2f} after"
     )
     report(tools, faster_peer_budget if args.marketplace else rulesync_budget)

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from machine import cpu  # bench/machine.py, beside this script
 
 BUDGET = 1.5
 
@@ -63,7 +64,7 @@ def main() -> int:
         ["upskill", "list"],
         ["agents-md-compiler", "--version"],
     ]
-    print(f"{_machine()}, {args.runs} paired runs")
+    print(f"{cpu()}, {args.runs} paired runs")
     print(f"{'command':<34} {'median ms':>10} {'python ms':>10} {'ratio':>7}  budget {BUDGET}x")
     with tempfile.TemporaryDirectory() as tmp:
         empty, home = Path(tmp, "empty"), Path(tmp, "home")
@@ -79,19 +80,6 @@ def main() -> int:
             label = " ".join([name, *rest])
             print(f"{label:<34} {a * 1e3:>10.2f} {b * 1e3:>10.2f} {ratio:>7.2f}  {verdict}")
     return 0
-
-
-def _machine() -> str:
-    """CPU model and core count, recorded with every result."""
-    model = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{model}, {os.cpu_count()} cores"
 
 
 if __name__ == "__main__":

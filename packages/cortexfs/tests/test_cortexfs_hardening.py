@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from oserrors import err
 
 from cortexfs.ctl_write import write_control
 from cortexfs.errors import BadInput
@@ -24,14 +25,6 @@ THIRD_UID = 4343
 # A uid no sandbox test uses: /run/user/<uid> appears briefly while a test listens there.
 LONE_UID = 4545
 DEEP = b"[" * 30000
-
-
-def err(action: object) -> int:
-    try:
-        action()  # type: ignore[operator]
-    except OSError as exc:
-        return exc.errno or -1
-    return 0
 
 
 def write_whole(path: Path, data: bytes) -> None:

@@ -8,18 +8,12 @@ import stat
 import time
 from pathlib import Path
 
+from oserrors import err
+
 from cortexfs.ctl_write import write_control
 
 OTHER_UID = 4242
 THIRD_UID = 4343
-
-
-def err(action: object) -> int:
-    try:
-        action()  # type: ignore[operator]
-    except OSError as exc:
-        return exc.errno or -1
-    return 0
 
 
 def write_whole(path: Path, data: bytes, offset: int = 0) -> None:

@@ -8,16 +8,9 @@ import stat
 from pathlib import Path
 
 import pytest
+from oserrors import err
 
 ROOT = ["agent", "bin", "channel", "home", "model", "shared", "status", "tool"]
-
-
-def err(action: object) -> int:
-    try:
-        action()  # type: ignore[operator]
-    except OSError as exc:
-        return exc.errno or -1
-    return 0
 
 
 def test_root_listing_is_frozen(ctx_mount) -> None:
