@@ -71,7 +71,15 @@ def main() -> int:
         empty.mkdir()
         home.mkdir()
         env = {**os.environ, "HOME": str(home), "COLUMNS": "80"}
-        for key in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
+        # An installed tool runs from bytecode (pip compiles at install; otherwise the
+        # first run writes it). With PYTHONDONTWRITEBYTECODE, set on CI machines, every
+        # run would compile every upskill module again and time the compiler instead.
+        for key in (
+            "XDG_CONFIG_HOME",
+            "XDG_CACHE_HOME",
+            "XDG_STATE_HOME",
+            "PYTHONDONTWRITEBYTECODE",
+        ):
             env.pop(key, None)
         for name, *rest in commands:
             argv = [str(bindir / name), *rest]

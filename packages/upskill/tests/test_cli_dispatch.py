@@ -50,6 +50,23 @@ def test_dispatch_loads_only_the_selected_command_and_no_dataclasses() -> None:
     assert out.endswith("\nFalse ['upskill.commands.completion']\n")
 
 
+def _subcommands(selected: str | None) -> list[str]:
+    import argparse
+
+    from upskill.cli.parser import build_parser
+
+    parser = build_parser(selected)
+    (sub,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return list(sub.choices)
+
+
+def test_a_dispatch_builds_only_its_own_sub_parser() -> None:
+    """A dispatch never builds the other commands' parsers; a usage error with no
+    command named still lists every choice."""
+    assert _subcommands("list") == ["list"]
+    assert _subcommands(None) == list(COMMANDS)
+
+
 @pytest.mark.parametrize("argv", [[], ["-h"], ["--help"]])
 @pytest.mark.parametrize("columns", [*range(30, 130), 200, 500])
 def test_top_level_help_is_argparses_own_layout(argv: list[str], columns: int) -> None:

@@ -100,8 +100,10 @@ def build_parser(
     streams: tuple[TextIO, TextIO] | None = None,
     width: int | None = None,
 ) -> argparse.ArgumentParser:
-    """Build the parser; only the selected command's module is imported (`every`: all of
-    them, for shell completion, which must know every command's options). `streams`: where
+    """Build the parser; only the selected command's module is imported and only its
+    sub-parser built (no command selected: every sub-parser, so a usage error lists the
+    choices; `every`: all of them, for shell completion, which must know every command's
+    options). `streams`: where
     help and usage errors go (default: the process's stdout and stderr); `width`: of help
     (`upskill.cli.usage.help_width`; default: argparse's, from the process's terminal)."""
     streams = streams or (sys.stdout, sys.stderr)
@@ -110,6 +112,10 @@ def build_parser(
     _global_flags(parser, default=False)
     sub = parser.add_subparsers(dest="command", metavar=METAVAR, parser_class=_Parser)
     for name, (module, summary) in COMMANDS.items():
+        if selected is not None and name != selected and not every:
+            # A run naming its command never sees the others' parsers, so it need
+            # not build them (about 1 ms of a 40 ms `list` here).
+            continue
         child = sub.add_parser(
             name, help=summary, description=summary, streams=streams, width=width
         )
