@@ -7,7 +7,6 @@ reports it as `None` instead of raising.
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 from collections.abc import Mapping
@@ -45,8 +44,10 @@ class ClientCli(Protocol):
 class SubprocessCli:
     """Runs the real executables found on PATH, without a shell."""
 
-    def __init__(self, env: Mapping[str, str] | None = None) -> None:
-        self._env = dict(os.environ if env is None else env)
+    def __init__(self, env: Mapping[str, str]) -> None:
+        # The run's World environment, never the process's: an in-process run (tests,
+        # embedders) must not hand the host's variables to a client CLI.
+        self._env = dict(env)
 
     def run(self, argv: list[str], cwd: Path) -> CliResult | None:
         exe = shutil.which(argv[0], path=self._env.get("PATH"))
