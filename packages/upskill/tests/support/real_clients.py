@@ -8,11 +8,13 @@ with the reason, never a skip.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -169,3 +171,25 @@ def _install(root: Path, done: Path) -> None:
         raise ClientInstallError(f"npm install left no command for: {', '.join(missing)}")
     shutil.rmtree(done, ignore_errors=True)
     staging.rename(done)
+
+
+def reap_strays(under: Path) -> list[int]:
+    """Kill what a client left running with a HOME below `under` (the Cline CLI starts a
+    detached hub daemon that outlives its turn); return the pids found. A new session
+    escapes a process group, so the test HOME in each process's environment decides."""
+    marker = b"HOME=" + os.fsencode(under)
+    found: list[int] = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                env = f.read().split(b"\0")
+        except OSError:
+            continue  # gone, or not ours to read
+        if any(v.startswith(marker) for v in env):
+            found.append(int(entry))
+    for pid in found:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    return found
