@@ -19,7 +19,7 @@ import pytest
 from upskill.clients import RENDER_TARGETS
 from upskill.clients.base import Carrier
 from upskill.format import load_item_dir
-from upskill.lifecycle.compiled import compiled_paths
+from upskill.lifecycle.compiled import compiled_paths, fronts, import_line
 from upskill.render import render_item
 from upskill.render.compiled import compile_document
 from upskill.render.tables import carrier
@@ -53,6 +53,9 @@ def render_case(
             warnings.extend(w.replace(str(case), "<case>") for w in rendering.warnings)
     for path, parts in sections.items():
         tree[path] = (compile_document(parts), 0o644)
+        for front, target in fronts(home=False).items():
+            if target == path:  # `GEMINI.md` holds the import of `.gemini/upskill.md`
+                tree[front] = (import_line(target), 0o644)
     return tree, warnings
 
 

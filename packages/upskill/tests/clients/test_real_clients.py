@@ -89,7 +89,8 @@ def test_copilot_instructions(clients: Clients, installed: Install) -> None:
     assert set(labels) & in_block == twice
     repository = sorted(s["sourcePath"] for s in sources if s["type"] == "model")
     # AGENTS.md is the repository's own (with upskill's block); CLAUDE.md (project scope
-    # only) holds `@AGENTS.md`; GEMINI.md is compiled for Gemini, and Copilot reads it too.
+    # only) holds `@AGENTS.md`; GEMINI.md holds Gemini's `@.gemini/upskill.md`, which
+    # Copilot reads as written (test_gemini_once.py).
     assert repository == (
         ["AGENTS.md", "CLAUDE.md", "GEMINI.md"] if installed.scope == "project" else ["AGENTS.md"]
     )
@@ -213,13 +214,16 @@ def test_gemini(clients: Clients, installed: Install) -> None:
 
 
 def test_gemini_prompt(clients: Clients, installed: Install, endpoint: Endpoint) -> None:
-    # The always-on rules compiled into GEMINI.md (project) or ~/.gemini/GEMINI.md reach
-    # Gemini's first model request once each, from that file; the path-scoped one is not
-    # compiled. Gemini reads GEMINI.md only: the team's AGENTS.md is not in its context.
+    # The always-on rules compiled into .gemini/upskill.md, which GEMINI.md imports
+    # (project), or ~/.gemini/GEMINI.md reach Gemini's first model request once each;
+    # the path-scoped one is not compiled. Gemini reads GEMINI.md only: the team's
+    # AGENTS.md is not in its context.
     text = prompt_text(client_turns.gemini(clients, installed, endpoint))
-    path = installed.root / ("GEMINI.md" if installed.scope == "project" else ".gemini/GEMINI.md")
+    project = installed.scope == "project"
+    path = installed.root / (".gemini/upskill.md" if project else ".gemini/GEMINI.md")
     headings = compiled_headings(path)
     assert set(headings) == {r for r in installed.rules if r != "acme-python-style"}
     reached_once(text, headings)
-    assert line_count(text, f"--- Context from: {path} ---") == 1
+    read = installed.root / ("GEMINI.md" if project else ".gemini/GEMINI.md")
+    assert line_count(text, f"--- Context from: {read} ---") == 1
     assert "Run the tests before you commit." not in text

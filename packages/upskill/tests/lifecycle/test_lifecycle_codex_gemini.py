@@ -1,7 +1,7 @@
 """Codex CLI and Gemini CLI targets end to end: skills in the shared `.agents/skills`,
 Codex role files, Gemini agents, MCP servers in their config files, rules compiled
-into the one instructions file each reads (`AGENTS.md`, `GEMINI.md`), and a clean
-remove."""
+into the one instructions file each reads (`AGENTS.md`; `.gemini/upskill.md`, which
+`GEMINI.md` imports), and a clean remove."""
 
 from __future__ import annotations
 
@@ -39,6 +39,7 @@ def test_add_and_remove_for_codex_and_gemini(cli, h, project, registry) -> None:
         ".codex/config.toml",
         ".gemini/agents/reviewer.md",
         ".gemini/settings.json",
+        ".gemini/upskill.md",
         ".upskill-lock.json",
         ".upskill/.gitignore",
         ".upskill/.lock",
@@ -48,7 +49,8 @@ def test_add_and_remove_for_codex_and_gemini(cli, h, project, registry) -> None:
     # One section per always-on rule, in agents-md-compiler's format, for each file.
     compiled = compile_document({"style": b"Use four spaces.\n"})
     assert (project / "AGENTS.md").read_bytes() == compiled
-    assert (project / "GEMINI.md").read_bytes() == compiled
+    assert (project / ".gemini/upskill.md").read_bytes() == compiled
+    assert (project / "GEMINI.md").read_bytes() == b"@.gemini/upskill.md\n"  # Gemini's import
     assert parse_sections(compiled) == {"style": b"Use four spaces.\n"}
     warnings = [line for line in out.stderr.splitlines() if line.startswith("warning: ")]
     assert not [w for w in warnings if "not delivered" in w], warnings
@@ -85,3 +87,4 @@ def test_add_and_remove_for_codex_and_gemini(cli, h, project, registry) -> None:
     assert json.loads((project / ".gemini/settings.json").read_text()) == {"mcpServers": {}}
     assert not (project / ".agents").exists() and not (project / ".codex/agents").exists()
     assert not (project / "AGENTS.md").exists() and not (project / "GEMINI.md").exists()
+    assert not (project / ".gemini/upskill.md").exists()

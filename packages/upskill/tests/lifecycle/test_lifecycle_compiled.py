@@ -1,5 +1,6 @@
 """Compiled instructions files end to end (issue 15, item 4): `AGENTS.md` for Codex
-(and Amp, Junie, Zed), `GEMINI.md` for Gemini CLI, in agents-md-compiler's format.
+(and Amp, Junie, Zed), `~/.gemini/GEMINI.md` for Gemini CLI at user level, in
+agents-md-compiler's format (Gemini's project file: test_lifecycle_gemini_md.py).
 
 upskill owns such a file when it is absent or was written by upskill, and never
 rewrites a team's own: it fills a managed block there when the team opts in, and
@@ -148,22 +149,6 @@ def test_dry_run_writes_nothing(cli, h, project, registry) -> None:  # type: ign
     before = h.snapshot(project)
     cli.ok("add", str(registry), "style", "--codex", "--dry-run", cwd=project, extra=BIN)
     assert h.snapshot(project) == before
-
-
-def test_doctor_lists_a_rule_copilot_reads_twice(cli, project, registry) -> None:  # type: ignore[no-untyped-def]
-    """VS Code is not documented to read GEMINI.md, so the shared `.github` copy stays
-    and Copilot CLI reads the rule twice: doctor says so."""
-    args = ("add", str(registry), "style", "--gemini", "--copilot", "--vscode")
-    cli.ok(*args, cwd=project, extra=BIN)
-    assert (project / ".github/instructions/style.instructions.md").is_file()
-    assert _sections(project / "GEMINI.md") == {"style": b"Use four spaces.\n"}
-    report = json.loads(cli.run("doctor", "--json", cwd=project, extra=BIN).stdout)
-    assert {
-        "client": "copilot",
-        "kind": "rule",
-        "name": "style",
-        "trees": [".github/instructions/", "GEMINI.md"],
-    } in report["duplicate_reads"]
 
 
 def test_claude_is_served_by_a_block_it_imports(cli, project, registry) -> None:  # type: ignore[no-untyped-def]

@@ -104,7 +104,7 @@ def test_every_client_receives_the_body_byte_for_byte(cli, project, tmp_path):
     registry = tmp_path / "registry"
     _write_registry(registry)
     cli.ok("add", str(registry), "--all", cwd=project)
-    compiled = {project / "AGENTS.md", project / "GEMINI.md"}
+    compiled = {project / "AGENTS.md", project / ".gemini/upskill.md"}
     for path in compiled:  # a rule's section of the single-file clients' compiled file
         sections = parse_sections(path.read_bytes())
         assert sections is not None

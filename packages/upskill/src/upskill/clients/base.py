@@ -78,9 +78,18 @@ class Placement:
     user: Layout | None = None  # None: the project layout, relative to $HOME
     carrier: Carrier = Carrier.MARKDOWN
     at_home: bool = True  # False: the client has no user-level place for the kind
+    # Project scope, compiled carrier: the instructions file the client reads that upskill
+    # makes import the compiled file (a line `@<template>`) instead of holding the rules,
+    # because other clients read it too (Copilot CLI reads `GEMINI.md`), so the rules sit
+    # where only this client reads them (`lifecycle.compiled`).
+    imported_by: str | None = None
 
     def at(self, home: bool) -> Layout:
         return self.user if home and self.user is not None else self.project
+
+    def front(self, home: bool) -> str | None:
+        """The file importing the compiled file in this scope, if any (`imported_by`)."""
+        return None if home else self.imported_by
 
     def serves(self, home: bool) -> bool:
         return self.at_home or not home

@@ -1,9 +1,15 @@
 """Gemini CLI (verified with gemini-cli 0.61.0; docs/upskill/clients.md).
 
 Gemini reads instructions from one file, `GEMINI.md` (user: `~/.gemini/GEMINI.md`;
-`AGENTS.md` only when configured): upskill compiles the always-on rules into it
-(`lifecycle.compiled`). Its subagent schema is strict (unknown keys are
-errors): name, description, tools, model, temperature, max_turns, timeout_mins.
+`AGENTS.md` only when configured), and follows the `@path` imports in it. Copilot
+CLI reads a project's `GEMINI.md` as well, and does not follow imports: so upskill
+compiles the always-on rules into `.gemini/upskill.md`, which only Gemini reads, and
+the project's `GEMINI.md` holds the one line `@.gemini/upskill.md`
+(`lifecycle.compiled`). Each rule then reaches Gemini once, and Copilot once, from
+its own copy. At user level Copilot reads nothing of `~/.gemini`: the rules are
+compiled into `~/.gemini/GEMINI.md` itself. Its subagent schema is strict (unknown
+keys are errors): name, description, tools, model, temperature, max_turns,
+timeout_mins.
 """
 
 from __future__ import annotations
@@ -29,9 +35,10 @@ CLIENT = Client(
     family="gemini",
     kinds={
         RULE: Placement(
-            Layout("GEMINI.md", flat=True),
+            Layout(".gemini/upskill.md", flat=True),
             Layout(".gemini/GEMINI.md", flat=True),
             carrier=Carrier.COMPILED,
+            imported_by="GEMINI.md",
         ),
         SKILL: Placement(Layout(".agents/skills/{n}/SKILL.md", flat=False)),
         AGENT: Placement(Layout(".gemini/agents/{n}.md", flat=True)),
@@ -39,6 +46,7 @@ CLIENT = Client(
     detect=Detect(paths=(".gemini", "GEMINI.md"), home_paths=(".gemini",), executables=("gemini",)),
     docs=(
         "https://geminicli.com/docs/cli/gemini-md/",
+        "https://geminicli.com/docs/reference/memport",
         "https://geminicli.com/docs/cli/skills/",
         "https://geminicli.com/docs/core/subagents/",
         "https://geminicli.com/docs/tools/mcp-server/",
@@ -64,7 +72,7 @@ CLIENT = Client(
         project=ConfigFile(".gemini/settings.json"),
         user=ConfigFile(".gemini/settings.json", Base.HOME),
     ),
-    instructions=("GEMINI.md",),
+    instructions=("GEMINI.md", ".gemini/upskill.md"),
     instructions_home=(".gemini/GEMINI.md",),
     # `gemini skills list` (0.61.0), one name in both trees: one entry, from
     # `.agents/skills` ("Skill conflict detected: ... is overriding the same skill from

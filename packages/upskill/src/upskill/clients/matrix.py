@@ -29,8 +29,10 @@ def _cell(client: Client, kind: str, *, home: bool) -> str:
     if path is None:
         return "—"
     cell = f"`~/{path}`" if home else f"`{path}`"
-    if client.kinds[kind].carrier is Carrier.COMPILED:
-        cell += " (compiled: always-on rules)"
+    where = client.kinds[kind]
+    if where.carrier is Carrier.COMPILED:
+        front = where.front(home)
+        cell += " (compiled: always-on rules" + (f"; `{front}` imports it)" if front else ")")
     return cell
 
 

@@ -13,13 +13,21 @@ sections of the other installed rules read back from the file itself
   upskill compiled, so the team may edit around it freely;
 - any other team file: never written; its clients' rules are reported as not
   delivered (`lifecycle.desired.TEAM_FILE`).
+
+A compiled file may have a front (`Placement.imported_by`): the instructions file the
+client reads, which other clients read too (Gemini CLI's `GEMINI.md`, which Copilot
+CLI reads). The rules then go to a file only that client reads, and the front holds
+the one line `@<compiled file>` while that file holds rules. A front is owned the
+same way: upskill's own (recorded, absent, or exactly that line), a team file with a
+managed block (the line goes in the block), or the team's: then the compiled file
+is not written either, and its rules are reported as not delivered.
 """
 
 from __future__ import annotations
 
 import enum
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from upskill.clients import CLIENTS
@@ -28,20 +36,38 @@ from upskill.errors import RenderError
 from upskill.lifecycle.desired import DesiredFile, Section
 from upskill.render.compiled import compile_document, parse_sections
 from upskill.render.tables import GENERATED_FILE_MODE
-from upskill.state.lockfile import OutputRecord
+from upskill.state.lockfile import OutputRecord, Owner
 
 BEGIN = b"<!-- upskill:begin -->"
 END = b"<!-- upskill:end -->"
 
 
+def fronts(home: bool) -> dict[str, str]:
+    """The fronts in the scope: the file importing a compiled file -> that file."""
+    out: dict[str, str] = {}
+    for client in CLIENTS:
+        where = client.kinds.get(RULE)
+        if where is not None and where.carrier is Carrier.COMPILED and where.serves(home):
+            front = where.front(home)
+            if front is not None:
+                out[front] = where.at(home).template
+    return out
+
+
 def compiled_paths(home: bool) -> tuple[str, ...]:
-    """Every compiled file any client reads in the scope, relative to its root."""
-    paths = set()
+    """Every compiled file any client reads in the scope, and every front, relative to
+    its root."""
+    paths = set(fronts(home))
     for client in CLIENTS:
         where = client.kinds.get(RULE)
         if where is not None and where.carrier is Carrier.COMPILED and where.serves(home):
             paths.add(where.at(home).template)
     return tuple(sorted(paths))
+
+
+def import_line(target: str) -> bytes:
+    """A front's content while `target` holds rules: the client's import of it."""
+    return b"@" + target.encode() + b"\n"
 
 
 class Owned(enum.Enum):
@@ -75,23 +101,27 @@ def split_block(data: bytes) -> Block | None:
 
 @dataclass(frozen=True)
 class Current:
-    """A compiled path before the run: its bytes and who owns it."""
+    """A compiled path (or a front) before the run: its bytes and who owns it."""
 
     path: str
     disk: bytes | None
     owned: Owned
     block: Block | None = None
+    imports: str | None = None  # a front: the compiled file it imports
 
     @staticmethod
-    def of(path: str, disk: bytes | None, record: OutputRecord | None) -> Current:
+    def of(
+        path: str, disk: bytes | None, record: OutputRecord | None, imports: str | None = None
+    ) -> Current:
         if disk is None:
-            return Current(path, None, Owned.OURS)
+            return Current(path, None, Owned.OURS, imports=imports)
         block = split_block(disk)
         if block is not None:
-            return Current(path, disk, Owned.BLOCK, block)
-        if record is not None or parse_sections(disk) is not None:
-            return Current(path, disk, Owned.OURS)
-        return Current(path, disk, Owned.TEAM)
+            return Current(path, disk, Owned.BLOCK, block, imports)
+        ours = record is not None or parse_sections(disk) is not None
+        if ours or (imports is not None and disk == import_line(imports)):
+            return Current(path, disk, Owned.OURS, imports=imports)
+        return Current(path, disk, Owned.TEAM, imports=imports)
 
     @property
     def text(self) -> bytes | None:
@@ -99,8 +129,21 @@ class Current:
         return self.block.content if self.block is not None else self.disk
 
 
+def scan(
+    home: bool, read: Callable[[str], bytes | None], records: Mapping[str, OutputRecord]
+) -> list[Current]:
+    """Every compiled path and front of the scope as it is now (`read`: its bytes)."""
+    imports = fronts(home)
+    return [Current.of(p, read(p), records.get(p), imports.get(p)) for p in compiled_paths(home)]
+
+
 def writable(current: Iterable[Current]) -> frozenset[str]:
-    return frozenset(c.path for c in current if c.owned is not Owned.TEAM)
+    """The paths upskill may write: not a team's own file, and for a compiled file with
+    a front, a front that is not the team's either (its rules would never be read)."""
+    current = tuple(current)
+    team = {c.path for c in current if c.owned is Owned.TEAM}
+    blocked = {c.imports for c in current if c.path in team and c.imports is not None}
+    return frozenset(c.path for c in current if c.path not in team and c.path not in blocked)
 
 
 @dataclass(frozen=True)
@@ -119,20 +162,36 @@ def assemble(
     *,
     force: bool,
 ) -> Compiled:
-    """The desired compiled files. `stale`: item keys whose old sections must not be
-    kept (re-rendered or dropped by this run); every other recorded owner keeps its
-    section, read back from the file."""
+    """The desired compiled files and fronts. `stale`: item keys whose old sections must
+    not be kept (re-rendered or dropped by this run); every other recorded owner keeps
+    its section, read back from the file."""
+    current = tuple(current)
     fresh: dict[str, dict[str, Section]] = {}
     for s in sections:
         fresh.setdefault(s.path, {})[s.name] = s
+    # A front upskill compiled the rules into itself (before fronts existed): its
+    # sections are the compiled file's old ones.
+    legacy = {
+        c.imports: (records[c.path], found)
+        for c in current
+        if c.imports is not None
+        and c.path in records
+        and c.text
+        and (found := parse_sections(c.text)) is not None
+    }
     files: dict[str, DesiredFile] = {}
     overrides: dict[str, OutputRecord] = {}
     for cur in current:
-        if cur.owned is Owned.TEAM:
+        if cur.owned is Owned.TEAM or cur.imports is not None:
             continue
         record = records.get(cur.path)
         kept = tuple(o for o in (record.owners if record else ()) if o.item not in stale)
-        old = parse_sections(cur.text) if cur.text else None
+        own = parse_sections(cur.text) if cur.text else None
+        old = own
+        if cur.path in legacy:
+            front, sections_before = legacy[cur.path]
+            kept = tuple({*kept, *(o for o in front.owners if o.item not in stale)})
+            old = sections_before | (own or {})
         parts = {name: s.data for name, s in fresh.get(cur.path, {}).items()}
         for name in sorted({o.item.split(":", 1)[1] for o in kept} - set(parts)):
             if old is not None and name in old:
@@ -146,13 +205,35 @@ def assemble(
             sorted({*kept, *(o for s in fresh.get(cur.path, {}).values() for o in s.owners)})
         )
         document = compile_document(parts) if parts else b""
-        if cur.block is not None:
-            # Always desired, unchanged or not: a team file is never planned for removal.
-            data = cur.block.head + document + cur.block.tail
-            if cur.disk is not None and (old is not None or not cur.block.content.strip()):
-                digest = hashlib.sha256(cur.disk).hexdigest()
-                overrides[cur.path] = OutputRecord(cur.path, digest, len(cur.disk), owners)
-            files[cur.path] = DesiredFile.of(cur.path, data, GENERATED_FILE_MODE, owners)
-        elif parts:
-            files[cur.path] = DesiredFile.of(cur.path, document, GENERATED_FILE_MODE, owners)
+        _place(cur, document, owners, own is not None, files, overrides)
+    for cur in current:
+        if cur.owned is Owned.TEAM or cur.imports is None:
+            continue
+        target = files.get(cur.imports)
+        owners = target.owners if target is not None and target.size else ()
+        line = import_line(cur.imports) if owners else b""
+        intact = cur.block is not None and cur.block.content in (line, import_line(cur.imports))
+        _place(cur, line, owners, intact, files, overrides)
     return Compiled(files, overrides)
+
+
+def _place(
+    cur: Current,
+    document: bytes,
+    owners: tuple[Owner, ...],
+    intact: bool,
+    files: dict[str, DesiredFile],
+    overrides: dict[str, OutputRecord],
+) -> None:
+    """The desired file for a compiled path or front holding `document`: the whole file,
+    or the team file with the document in its block. `intact`: the block holds what
+    upskill wrote last, so the file on disk counts as upskill's last write."""
+    if cur.block is not None:
+        # Always desired, unchanged or not: a team file is never planned for removal.
+        data = cur.block.head + document + cur.block.tail
+        if cur.disk is not None and (intact or not cur.block.content.strip()):
+            digest = hashlib.sha256(cur.disk).hexdigest()
+            overrides[cur.path] = OutputRecord(cur.path, digest, len(cur.disk), owners)
+        files[cur.path] = DesiredFile.of(cur.path, data, GENERATED_FILE_MODE, owners)
+    elif document:
+        files[cur.path] = DesiredFile.of(cur.path, document, GENERATED_FILE_MODE, owners)

@@ -166,9 +166,14 @@ def served_elsewhere(renderings: Mapping[str, Rendering]) -> dict[str, str]:
     return served
 
 
-def undelivered_lines(missed: Mapping[tuple[str, str, str], int], home: bool = False) -> list[str]:
+def undelivered_lines(
+    missed: Mapping[tuple[str, str, str], int],
+    home: bool = False,
+    compiled_ok: frozenset[str] = frozenset(),
+) -> list[str]:
     """One line per client, kind and reason that selected items could not reach: never
-    silent."""
+    silent. A team file in the way is the compiled file's front when that is the team's
+    (not in `compiled_ok`), else the compiled file itself."""
     lines = []
     for (client, kind, why), count in sorted(missed.items()):
         what = kind if count == 1 else f"{kind}s"
@@ -177,7 +182,11 @@ def undelivered_lines(missed: Mapping[tuple[str, str, str], int], home: bool = F
             what = f"path-scoped {what}"
             reason = f"{spec.name} reads one instructions file, without file patterns"
         elif why == TEAM_FILE:
-            path = spec.kinds[kind].at(home).template
+            where = spec.kinds[kind]
+            front = where.front(home)
+            path = (
+                front if front is not None and front not in compiled_ok else where.at(home).template
+            )
             reason = (
                 f"{path} is the team's own file; add the lines {BLOCK_HINT} to it "
                 "to let upskill manage a block there"
@@ -278,7 +287,7 @@ def render_desired(
                     sections.append(Section(out.path, resolved.name, out.data, owners))
                 else:
                     _merge(files, _checked(out, owners))
-    warnings += undelivered_lines(missed, home)
+    warnings += undelivered_lines(missed, home, compiled_ok)
     return Desired(
         files,
         item_clients,

@@ -5,7 +5,9 @@ Clients read each other's trees (Cursor reads `.claude/agents`, Copilot
 name then lists one skill or agent once per tree holding it. Only names on disk
 count, upskill's outputs or not: a hand-made copy duplicates just the same. Rules
 are never deduplicated: a rule in a client's own tree and in a compiled
-`AGENTS.md` or `GEMINI.md` it also reads is read twice.
+instructions file it also reads (`AGENTS.md`; a `GEMINI.md` compiled before
+Gemini's rules moved to `.gemini/upskill.md`) is read twice, and so is a rule
+compiled into two files it reads.
 """
 
 from __future__ import annotations
@@ -89,11 +91,8 @@ def _sections(root: Path, path: str) -> set[str]:
 
 
 def _rules(root: Path, clients: tuple[str, ...]) -> list[dict[str, Any]]:
-    compiled = {
-        w.project.template
-        for c in CLIENTS
-        if (w := c.kinds.get(RULE)) is not None and w.carrier is Carrier.COMPILED
-    }
+    """Per client with a rule tree of its own: each rule found in more than one place it
+    reads, its tree and every single file it reads (the compiled sections in them)."""
     out: list[dict[str, Any]] = []
     for client_id in clients:
         client = get(client_id)
@@ -101,8 +100,12 @@ def _rules(root: Path, clients: tuple[str, ...]) -> list[dict[str, Any]]:
         if where is None or where.carrier is Carrier.COMPILED:
             continue
         tree = where.project.tree
-        own = _names(root, _Tree(tree, where.project.template.split("{n}", 1)[1]))
-        for path in sorted(compiled & set(client.reads)):
-            for name in sorted(own & _sections(root, path)):
-                out.append({"client": client_id, "kind": RULE, "name": name, "trees": [tree, path]})
+        suffix = where.project.template.split("{n}", 1)[1]
+        seen = {name: [tree] for name in _names(root, _Tree(tree, suffix))}
+        for path in sorted(r for r in client.reads if not r.endswith("/")):
+            for name in sorted(_sections(root, path)):
+                seen.setdefault(name, []).append(path)
+        for name, paths in sorted(seen.items()):
+            if len(paths) > 1:
+                out.append({"client": client_id, "kind": RULE, "name": name, "trees": paths})
     return out

@@ -253,10 +253,7 @@ def _owned(plan: Plan) -> tuple[OutputRecord, ...]:
 
 def _compiled_now(scope: Scope, records: Mapping[str, OutputRecord]) -> list[comp.Current]:
     home = scope.kind is ScopeKind.GLOBAL
-    return [
-        comp.Current.of(p, read_optional(scope.root / p, scope.root), records.get(p))
-        for p in comp.compiled_paths(home)
-    ]
+    return comp.scan(home, lambda p: read_optional(scope.root / p, scope.root), records)
 
 
 def _imported(scope: Scope, current: list[comp.Current]) -> frozenset[str]:

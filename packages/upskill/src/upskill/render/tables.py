@@ -51,7 +51,8 @@ def output_trees() -> tuple[str, ...]:
     """Every directory any client's outputs live under, project and user layouts, and
     the compiled instructions files (`AGENTS.md`), which are a tree of one file, and
     the skill trees a client reads alone (`lifecycle/skillplace.py` writes a client's
-    own rendering there when the shared copy holds another's)."""
+    own rendering there when the shared copy holds another's), and the files importing
+    a compiled file (`GEMINI.md`: `Placement.imported_by`)."""
     trees = {
         layout.tree
         for client in CLIENTS
@@ -59,7 +60,8 @@ def output_trees() -> tuple[str, ...]:
         for layout in (where.project, where.user)
         if layout is not None
     }
-    return tuple(sorted(trees | {t for client in CLIENTS for t in client.skill_trees}))
+    fronts = {w.imported_by for c in CLIENTS for w in c.kinds.values() if w.imported_by}
+    return tuple(sorted(trees | fronts | {t for client in CLIENTS for t in client.skill_trees}))
 
 
 def resolve_model(model: str, target: str) -> str | None:
