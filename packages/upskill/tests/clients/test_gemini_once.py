@@ -5,10 +5,14 @@ Copilot CLI reads a project's `GEMINI.md`, so upskill compiles Gemini's rules in
 `.gemini/upskill.md` and `GEMINI.md` holds only `@.gemini/upskill.md`, which Gemini
 follows and Copilot sends as the literal line. Checked beside VS Code (whose shared
 `.github/instructions` copy Copilot reads too) and beside Codex (whose compiled
-`AGENTS.md` Copilot reads instead of a copy of its own), in a project; and in the
-global scope, where Gemini's rules are `~/.gemini/GEMINI.md`, which Copilot does not
-read. Each client's first model request (`client_turns.py`) must show each rule's
-heading once, and `upskill doctor` must list no rule as read twice.
+`AGENTS.md` Copilot reads instead of a copy of its own), in a project, also with
+Gemini told to read `AGENTS.md` (`context.fileName`), where it is served by the
+block upskill compiles there; and in the global scope, where Gemini's rules are
+`~/.gemini/GEMINI.md`, which Copilot does not read. Each client's first model
+request (`client_turns.py`) must show each rule's heading once. The one exception is
+Codex's, not Gemini's: a rule whose text differs for Copilot (a `copilot:` block) keeps
+Copilot's own copy beside the compiled `AGENTS.md` Copilot also reads, and those rules
+are exactly what `upskill doctor` lists as read twice (test_compiled_reach.py).
 """
 
 from __future__ import annotations
@@ -18,16 +22,24 @@ import sys
 
 import client_turns
 import pytest
-from client_probe import Install, install_bundle
+from client_probe import AGENTS_MD, Install, install_bundle
 from client_turns import compiled_headings, line_count, prompt_text, reached_once
 from model_endpoint import Endpoint
 from real_clients import Clients
 
+from upskill.lifecycle.compiled import split_block
+from upskill.render.compiled import parse_sections
+
 pytestmark = pytest.mark.clients
 
+# A team that keeps its instructions in AGENTS.md points Gemini at it (`context.fileName`)
+# and lets upskill manage a block there: Gemini then reads the rules in that block.
+SETTINGS = '{"context": {"fileName": ["AGENTS.md", "GEMINI.md"]}}\n'
+BLOCK = AGENTS_MD + "\n<!-- upskill:begin -->\n<!-- upskill:end -->\n"
 CASES = {
     "vscode": ("project", ("gemini", "copilot", "vscode")),
-    "codex": ("project", ("codex", "gemini", "copilot")),
+    "codex": ("project", ("codex", "gemini", "copilot")),  # AGENTS.md with a block
+    "configured": ("project", ("codex", "gemini", "copilot")),  # and settings naming it
     "global": ("global", ("gemini", "copilot", "vscode")),
 }
 IMPORT = "@.gemini/upskill.md"
@@ -38,12 +50,38 @@ def installed(
     request: pytest.FixtureRequest, clients: Clients, tmp_path_factory: pytest.TempPathFactory
 ) -> Install:
     scope, ids = CASES[request.param]
-    return install_bundle(clients, tmp_path_factory.mktemp(request.param), scope, ids)
+    base = tmp_path_factory.mktemp(request.param)
+    if request.param in ("codex", "configured"):
+        files = {".gemini/settings.json": SETTINGS} if request.param == "configured" else {}
+        return install_bundle(clients, base, scope, ids, agents_md=BLOCK, files=files)
+    return install_bundle(clients, base, scope, ids)
+
+
+def _twice(at: Install) -> set[str]:
+    """The rules Copilot reads in its own tree and in the AGENTS.md block."""
+    if at.scope != "project":
+        return set()
+    block = split_block((at.root / "AGENTS.md").read_bytes())
+    compiled = set(parse_sections(block.content) or ()) if block is not None else set()
+    own = {p.name.split(".")[0] for p in (at.root / ".github/instructions").glob("*.md")}
+    return own & compiled
+
+
+def _configured(at: Install) -> bool:
+    """Whether the project's settings point Gemini at AGENTS.md."""
+    settings = at.root / ".gemini/settings.json"
+    if at.scope != "project" or not settings.is_file():
+        return False
+    return "context" in json.loads(settings.read_text())
 
 
 def _compiled(at: Install) -> dict[str, str]:
-    """Gemini's compiled rules, each with its heading: every always-on rule."""
-    path = ".gemini/upskill.md" if at.scope == "project" else ".gemini/GEMINI.md"
+    """The rules Gemini reads, each with its heading: every always-on rule, in its own
+    file, or in the AGENTS.md block it is configured to read."""
+    if _configured(at):
+        path = "AGENTS.md"
+    else:
+        path = ".gemini/upskill.md" if at.scope == "project" else ".gemini/GEMINI.md"
     headings = compiled_headings(at.root / path)
     assert set(headings) == {r for r in at.rules if r != "acme-python-style"}
     return headings
@@ -51,7 +89,12 @@ def _compiled(at: Install) -> dict[str, str]:
 
 def test_the_files(clients: Clients, installed: Install) -> None:
     _compiled(installed)
-    if installed.scope == "project":
+    if _configured(installed):  # served by AGENTS.md: nothing of Gemini's own
+        assert not (installed.root / "GEMINI.md").exists()
+        assert not (installed.root / ".gemini/upskill.md").exists()
+        settings = json.loads((installed.root / ".gemini/settings.json").read_text())
+        assert settings["context"] == json.loads(SETTINGS)["context"]  # never rewritten
+    elif installed.scope == "project":
         assert (installed.root / "GEMINI.md").read_text() == IMPORT + "\n"
     doctor = clients.run(
         [sys.executable, "-m", "upskill", "doctor", "--json", *installed.flags],
@@ -59,7 +102,9 @@ def test_the_files(clients: Clients, installed: Install) -> None:
         env=installed.env,
     )
     report = json.loads(doctor.stdout)
-    assert [d for d in report.get("duplicate_reads", ()) if d["kind"] == "rule"] == []
+    rules = [d for d in report.get("duplicate_reads", ()) if d["kind"] == "rule"]
+    assert {d["client"] for d in rules} <= {"copilot"}
+    assert {d["name"] for d in rules} == _twice(installed)
 
 
 def test_gemini_sends_each_rule_once(
@@ -67,16 +112,21 @@ def test_gemini_sends_each_rule_once(
 ) -> None:
     text = prompt_text(client_turns.gemini(clients, installed, endpoint))
     reached_once(text, _compiled(installed))
-    if installed.scope == "project":  # GEMINI.md, with the import followed
+    if installed.scope == "project" and not _configured(installed):  # the import followed
         assert line_count(text, f"--- Context from: {installed.root / 'GEMINI.md'} ---") == 1
         assert line_count(text, f"<!-- Imported from: {IMPORT[1:]} -->") == 1
         assert line_count(text, IMPORT) == 0
+    # Gemini reads the team's AGENTS.md only when its settings name the file.
+    assert line_count(text, AGENTS_MD.splitlines()[-1]) == (1 if _configured(installed) else 0)
 
 
 def test_copilot_sends_each_rule_once(
     clients: Clients, installed: Install, endpoint: Endpoint
 ) -> None:
     text = prompt_text(client_turns.copilot(clients, installed, endpoint))
-    reached_once(text, _compiled(installed))
+    headings, twice = _compiled(installed), _twice(installed)
+    seen = {r: line_count(text, h) for r, h in headings.items()}
+    assert seen == {r: 2 if r in twice else 1 for r in headings}
     # Copilot reads the project's GEMINI.md and follows no import: the line as written.
-    assert line_count(text, IMPORT) == (1 if installed.scope == "project" else 0)
+    imports = installed.scope == "project" and not _configured(installed)
+    assert line_count(text, IMPORT) == (1 if imports else 0)

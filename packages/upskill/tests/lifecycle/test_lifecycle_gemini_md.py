@@ -198,3 +198,53 @@ def test_dry_run_writes_nothing(cli, h, project, registry) -> None:  # type: ign
     args = ("add", str(registry), "style", "--gemini", "--copilot", "--dry-run")
     cli.ok(*args, cwd=project, extra=BIN)
     assert h.snapshot(project) == before
+
+
+# A team that keeps its instructions in AGENTS.md lists it in Gemini's project settings
+# (JSONC: the comment proves the file is read, never rewritten).
+SETTINGS = b'{\n  // ours\n  "context": { "fileName": ["AGENTS.md", "GEMINI.md"] }\n}\n'
+
+
+def test_a_gemini_configured_to_read_agents_md_is_served_there(cli, h, project, registry) -> None:  # type: ignore[no-untyped-def]
+    (project / ".gemini").mkdir()
+    (project / ".gemini/settings.json").write_bytes(SETTINGS)
+    args = ("add", str(registry), "style", "--codex", "--gemini", "--copilot")
+    cli.ok(*args, cwd=project, extra=BIN)
+    assert (project / "AGENTS.md").read_bytes() == compile_document({"style": STYLE})
+    assert _outputs(project)["AGENTS.md"] == [
+        "rule:style@codex",
+        "rule:style@copilot",
+        "rule:style@gemini",
+    ]
+    # No second copy for Gemini, so nothing for GEMINI.md to import.
+    assert h.files(project / ".gemini") == ["settings.json"]
+    assert not (project / "GEMINI.md").exists()
+    assert (project / ".gemini/settings.json").read_bytes() == SETTINGS
+    assert _duplicates(cli, project) == []
+    # Without Codex nothing compiles AGENTS.md: Gemini gets its own file back.
+    cli.ok("add", str(registry), "style", "--gemini", "--copilot", cwd=project, extra=BIN)
+    assert not (project / "AGENTS.md").exists()
+    assert (project / ".gemini/upskill.md").read_bytes() == compile_document({"style": STYLE})
+    assert (project / "GEMINI.md").read_bytes() == IMPORT
+    assert (project / ".gemini/settings.json").read_bytes() == SETTINGS
+
+
+def test_a_gemini_text_of_its_own_is_read_beside_agents_md(cli, h, project, registry) -> None:  # type: ignore[no-untyped-def]
+    """A rule whose text differs for Gemini keeps Gemini's own section; Gemini, told to
+    read AGENTS.md, reads the rule there too, and doctor says so."""
+    (project / ".gemini").mkdir()
+    (project / ".gemini/settings.json").write_bytes(SETTINGS)
+    body = "Use four spaces.\n\n<!-- @client:gemini -->\nGemini only.\n<!-- @endclient -->\n"
+    h.write_item(registry, "rule", "style", body)
+    cli.ok("add", str(registry), "style", "--codex", "--gemini", cwd=project, extra=BIN)
+    assert (project / "AGENTS.md").read_bytes() == compile_document({"style": STYLE})
+    own = compile_document({"style": b"Use four spaces.\n\nGemini only.\n"})
+    assert (project / ".gemini/upskill.md").read_bytes() == own
+    assert _duplicates(cli, project) == [
+        {
+            "client": "gemini",
+            "kind": "rule",
+            "name": "style",
+            "trees": [".gemini/upskill.md", "AGENTS.md"],
+        },
+    ]

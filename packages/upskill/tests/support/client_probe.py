@@ -8,7 +8,7 @@ import json
 import subprocess
 import sys
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,12 +52,20 @@ def workspace(clients: Clients, base: Path) -> tuple[Path, Path, dict[str, str]]
 
 
 def install_bundle(
-    clients: Clients, base: Path, scope: str, ids: Sequence[str], agents_md: str = AGENTS_MD
+    clients: Clients,
+    base: Path,
+    scope: str,
+    ids: Sequence[str],
+    agents_md: str = AGENTS_MD,
+    files: Mapping[str, str] | None = None,
 ) -> Install:
     """`upskill add <registry> acme-review --<id>…` into `base`/work or `base`/home, in a
-    repository whose own AGENTS.md is `agents_md`."""
+    repository whose own AGENTS.md is `agents_md`, and holding `files` (path -> text)."""
     home, work, env = workspace(clients, base)
     (work / "AGENTS.md").write_text(agents_md)
+    for rel, text in (files or {}).items():
+        (work / rel).parent.mkdir(parents=True, exist_ok=True)
+        (work / rel).write_text(text)
     flags = [*(f"--{c}" for c in ids), *(["-g"] if scope == "global" else [])]
     done = clients.run(
         [sys.executable, "-m", "upskill", "add", str(REGISTRY), "acme-review", *flags],

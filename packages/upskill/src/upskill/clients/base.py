@@ -254,6 +254,17 @@ class Registration:
 
 
 @dataclass(frozen=True)
+class ContextFiles:
+    """A project setting naming more instruction files the client reads, as a string or
+    a list of file names (Gemini CLI's `context.fileName` in `.gemini/settings.json`:
+    a team that lists `AGENTS.md` there has Gemini read it). upskill reads the setting,
+    never writes it (`lifecycle.contextfiles`)."""
+
+    settings: str  # a JSON (or JSONC) file, relative to the project
+    key: tuple[str, ...]  # the member's path in it
+
+
+@dataclass(frozen=True)
 class Detect:
     """What says a client is in use: a project path, a path under $HOME, a CLI on PATH."""
 
@@ -296,6 +307,8 @@ class Client:
     # (`.claude/skills/`, `AGENTS.md`), so an item written twice can be found.
     reads: tuple[str, ...] = ()
     registration: Registration = Registration()
+    # A project setting that makes it read more instruction files (`ContextFiles`).
+    context_files: ContextFiles | None = None
     # Single always-on instruction files the client reads (`CLAUDE.md`, `AGENTS.md`), in
     # the project and (relative to $HOME) at user level: `upskill import` reads them back.
     instructions: tuple[str, ...] = ()

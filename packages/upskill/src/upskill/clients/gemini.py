@@ -22,6 +22,7 @@ from upskill.clients.base import (
     Carrier,
     Client,
     ConfigFile,
+    ContextFiles,
     Detect,
     EntryStyle,
     Layout,
@@ -80,4 +81,7 @@ CLIENT = Client(
     skill_trees=(".agents/skills/", ".gemini/skills/"),
     dedupes=True,
     reads=(".agents/skills/", "GEMINI.md"),
+    # geminicli.com/docs/cli/gemini-md ("context.fileName"): with `AGENTS.md`
+    # listed there Gemini reads it too, so a rule compiled into it reaches Gemini there.
+    context_files=ContextFiles(".gemini/settings.json", ("context", "fileName")),
 )

@@ -141,6 +141,29 @@ def served_by_compiled(
     return served
 
 
+def served_by_reads(
+    item: Item,
+    targets: Mapping[str, Sequence[str]],
+    compiled: Mapping[str, str],
+    configured: Mapping[str, frozenset[str]],
+) -> dict[str, str]:
+    """Compiled targets whose clients the project's settings make read another target's
+    compiled file (Gemini CLI's `context.fileName` listing `AGENTS.md`:
+    `lifecycle.contextfiles`) where the rule has the same text: their own section would
+    be a second read. Maps each to that file."""
+    from upskill.render.body import source_body
+
+    served: dict[str, str] = {}
+    for target, own in compiled.items():
+        for source, path in compiled.items():
+            if path == own or not all(path in configured.get(c, ()) for c in targets[target]):
+                continue
+            if source_body(item, target) == source_body(item, source):
+                served[target] = path
+                break
+    return served
+
+
 def served_elsewhere(renderings: Mapping[str, Rendering]) -> dict[str, str]:
     """Targets that need no copy of their own: the client reads another target's tree,
     where the same item already lands byte for byte, and would otherwise list it twice
@@ -209,13 +232,16 @@ def render_desired(
     on_item: Callable[[int, int], None] | None = None,
     compiled_ok: frozenset[str] = frozenset(),
     imported: frozenset[str] = frozenset(),
+    configured: Mapping[str, frozenset[str]] | None = None,
 ) -> Desired:
     """`selection_for(item)` empty means every client. Items in `reused` (by key) are not
     rendered: their recorded files stand in for the rendering. `home`: the global scope.
     `on_item(done, total)` after each item: the CLI's counter on a TTY.
     `compiled_ok`: the compiled instructions files upskill may write (not a team's own);
     rules for them become `sections`, assembled by `lifecycle.compiled`. `imported`:
-    the compiled files a client reads through an import file (`served_by_compiled`)."""
+    the compiled files a client reads through an import file (`served_by_compiled`).
+    `configured`: the instruction files the project's settings make a client read
+    (`served_by_reads`)."""
     from upskill.render import Site, render_item
 
     files: dict[str, DesiredFile] = {}
@@ -259,6 +285,7 @@ def render_desired(
         served: dict[str, str] = {}
         if not home:
             served = served_by_compiled(resolved.item, targets, compiled, imported)
+            served.update(served_by_reads(resolved.item, targets, compiled, configured or {}))
             rest = {t: r for t, r in renderings.items() if t not in compiled and t not in served}
             served.update(served_elsewhere(rest))
         for target in targets:

@@ -21,6 +21,7 @@ from upskill.clients.base import AGENT, RULE, SKILL, Carrier, Layout
 from upskill.errors import UpskillError
 from upskill.fsio import read_contained
 from upskill.lifecycle.compiled import split_block
+from upskill.lifecycle.contextfiles import configured_reads
 from upskill.render.compiled import parse_sections
 
 
@@ -78,12 +79,16 @@ def duplicates(root: Path, clients: tuple[str, ...]) -> list[dict[str, Any]]:
     return out + _rules(root, clients)
 
 
+def _read(root: Path, path: str) -> bytes | None:
+    try:
+        return read_contained(root / path, within=root)
+    except (OSError, UpskillError):  # unreadable or refused: nothing to compare
+        return None
+
+
 def _sections(root: Path, path: str) -> set[str]:
     """The rule names compiled into a file (or into its managed block)."""
-    try:
-        data = read_contained(root / path, within=root)
-    except (OSError, UpskillError):  # unreadable or refused: nothing to compare
-        return set()
+    data = _read(root, path)
     if data is None:
         return set()
     block = split_block(data)
@@ -91,18 +96,26 @@ def _sections(root: Path, path: str) -> set[str]:
 
 
 def _rules(root: Path, clients: tuple[str, ...]) -> list[dict[str, Any]]:
-    """Per client with a rule tree of its own: each rule found in more than one place it
-    reads, its tree and every single file it reads (the compiled sections in them)."""
+    """Per client: each rule found in more than one place it reads. A client with a rule
+    tree reads that tree and every single file in its `reads` (the compiled sections in
+    them); a client with a compiled file reads that file and the files its project
+    settings name (`lifecycle.contextfiles`: Gemini listing `AGENTS.md`)."""
+    configured = configured_reads(lambda p: _read(root, p))
     out: list[dict[str, Any]] = []
     for client_id in clients:
         client = get(client_id)
         where = client.kinds.get(RULE)
-        if where is None or where.carrier is Carrier.COMPILED:
+        if where is None:
             continue
-        tree = where.project.tree
-        suffix = where.project.template.split("{n}", 1)[1]
-        seen = {name: [tree] for name in _names(root, _Tree(tree, suffix))}
-        for path in sorted(r for r in client.reads if not r.endswith("/")):
+        seen: dict[str, list[str]] = {}
+        if where.carrier is Carrier.COMPILED:
+            files = [where.project.template, *sorted(configured.get(client_id, ()))]
+        else:
+            tree = where.project.tree
+            suffix = where.project.template.split("{n}", 1)[1]
+            seen = {name: [tree] for name in _names(root, _Tree(tree, suffix))}
+            files = sorted(r for r in client.reads if not r.endswith("/"))
+        for path in dict.fromkeys(files):
             for name in sorted(_sections(root, path)):
                 seen.setdefault(name, []).append(path)
         for name, paths in sorted(seen.items()):

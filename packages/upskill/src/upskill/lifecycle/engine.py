@@ -22,6 +22,7 @@ from upskill.lifecycle.ancillary import (
     installed,
     read_optional,
 )
+from upskill.lifecycle.contextfiles import configured_reads
 from upskill.lifecycle.desired import Desired, clients_for, render_desired
 from upskill.lifecycle.hashing import FileState, tree_hash
 from upskill.lifecycle.journal import Remove, Stat, Transaction, Write, apply_transaction
@@ -162,6 +163,9 @@ def plan_install(
         on_item=on_item,
         compiled_ok=comp.writable(current),
         imported=_imported(scope, current),
+        configured={}
+        if home
+        else configured_reads(lambda p: read_optional(scope.root / p, scope.root)),
     )
     stale = frozenset(desired.rendered | (managed - set(reused)))
     desired, records = _with_compiled(desired, current, records, stale, force)
@@ -268,6 +272,14 @@ def _imported(scope: Scope, current: list[comp.Current]) -> frozenset[str]:
         if data is not None and b"@" + AGENTS_MD.encode() not in data.split():
             return frozenset()
     return frozenset({AGENTS_MD})
+
+
+def _configured(scope: Scope) -> dict[str, frozenset[str]]:
+    """The instruction files the project's settings make a client read (project only:
+    no client reads another's user-level compiled file)."""
+    if scope.kind is ScopeKind.GLOBAL:
+        return {}
+    return configured_reads(lambda p: read_optional(scope.root / p, scope.root))
 
 
 def _with_compiled(
