@@ -248,3 +248,28 @@ def test_a_gemini_text_of_its_own_is_read_beside_agents_md(cli, h, project, regi
             "trees": [".gemini/upskill.md", "AGENTS.md"],
         },
     ]
+
+
+def test_a_team_gemini_md_with_agents_md_configured_is_served_there(
+    cli, h, project, registry
+) -> None:  # type: ignore[no-untyped-def]
+    """The team's own GEMINI.md blocks Gemini's own file, but its settings name AGENTS.md:
+    Gemini is served there (item 4: the client's native alternative), and a rule whose
+    text differs for Gemini is the one reported as not delivered."""
+    (project / "GEMINI.md").write_bytes(TEAM)
+    (project / ".gemini").mkdir()
+    (project / ".gemini/settings.json").write_bytes(SETTINGS)
+    body = "Write imperative subjects.\n\n<!-- @client:gemini -->\nGemini.\n<!-- @endclient -->\n"
+    h.write_item(registry, "rule", "commits", body)
+    args = ("add", str(registry), "style", "commits", "--codex", "--gemini")
+    out = cli.ok(*args, cwd=project, extra=BIN)
+    assert (project / "GEMINI.md").read_bytes() == TEAM
+    assert h.files(project / ".gemini") == ["settings.json"]
+    outputs = _outputs(project)["AGENTS.md"]
+    assert outputs == ["rule:commits@codex", "rule:style@codex", "rule:style@gemini"]
+    assert [line for line in out.stderr.splitlines() if "not delivered" in line] == [
+        "warning: gemini: 1 rule not delivered (GEMINI.md is the team's own file; add the "
+        "lines `<!-- upskill:begin -->` and `<!-- upskill:end -->` to it to let upskill "
+        "manage a block there)"
+    ]
+    assert _duplicates(cli, project) == []

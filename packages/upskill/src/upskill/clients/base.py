@@ -60,8 +60,9 @@ class Carrier(enum.StrEnum):
     (Codex subagents: `name`, `description`, `developer_instructions`), a JSON file
     (Kiro CLI agents: `name`, `description`, `prompt`, then the client's fields), or a
     section of
-    one instructions file compiled from every always-on rule (`AGENTS.md`, `GEMINI.md`:
-    clients that read a single file, in agents-md-compiler's module format)."""
+    one instructions file compiled from every always-on rule (`AGENTS.md`,
+    `.gemini/upskill.md`: clients that read a single file, in agents-md-compiler's module
+    format)."""
 
     MARKDOWN = "markdown"
     TOML = "toml"

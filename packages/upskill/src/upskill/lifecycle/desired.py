@@ -74,11 +74,18 @@ Missed = dict[tuple[str, str, str], int]  # (client, kind, why) -> count
 
 
 def _deliverable(
-    item: Item, clients: tuple[str, ...], missed: Missed, home: bool, compiled_ok: frozenset[str]
+    item: Item,
+    clients: tuple[str, ...],
+    missed: Missed,
+    home: bool,
+    compiled_ok: frozenset[str],
+    configured: Mapping[str, frozenset[str]],
 ) -> tuple[str, ...]:
     """The clients with a native place for the item in the scope; the others are counted
     in `missed`. A compiled instructions file holds always-on rules only: it has no file
-    patterns, and writing a scoped rule there would apply it everywhere."""
+    patterns, and writing a scoped rule there would apply it everywhere. A client whose
+    own compiled file is blocked by a team file is still served when its project settings
+    name another client's compiled file holding the rule (`served_by_reads`)."""
     kind = item.kind.value
     out = []
     for client in clients:
@@ -89,13 +96,36 @@ def _deliverable(
         elif where.carrier is Carrier.COMPILED:
             if isinstance(item, Rule) and item.scope_paths:
                 why = SCOPED
-            elif where.at(home).template not in compiled_ok:
+            elif where.at(home).template not in compiled_ok and not _read_elsewhere(
+                item, client, clients, compiled_ok, configured.get(client, frozenset())
+            ):
                 why = TEAM_FILE
         if why is None:
             out.append(client)
         else:
             missed[(client, kind, why)] = missed.get((client, kind, why), 0) + 1
     return tuple(out)
+
+
+def _read_elsewhere(
+    item: Item,
+    client: str,
+    clients: tuple[str, ...],
+    compiled_ok: frozenset[str],
+    names: frozenset[str],
+) -> bool:
+    """Whether another of `clients` compiles the rule, with `client`'s text, into a file
+    upskill may write and `client`'s project settings name (`names`; project scope)."""
+    from upskill.render.body import source_body
+
+    own = render_target(client)
+    for other in clients:
+        path = compiled_target(item, render_target(other), False)
+        if other == client or path is None or path not in names or path not in compiled_ok:
+            continue
+        if source_body(item, own) == source_body(item, render_target(other)):
+            return True
+    return False
 
 
 def compiled_target(item: Item, target: str, home: bool) -> str | None:
@@ -257,7 +287,9 @@ def render_desired(
         admitted = clients_for(cat.audience(resolved.item), selection_for(resolved))
         if reused is not None and resolved.key in reused:
             item = resolved.item
-            item_clients[resolved.key] = _deliverable(item, admitted, missed, home, compiled_ok)
+            item_clients[resolved.key] = _deliverable(
+                item, admitted, missed, home, compiled_ok, configured or {}
+            )
             for kept in reused[resolved.key]:
                 if kept.path not in compiled_ok:  # sections are read back from the file
                     _merge(files, kept)
@@ -267,7 +299,7 @@ def render_desired(
             skipped.append(resolved.key)
             warnings.append(f"{resolved.key}: audience excludes every selected client; skipped")
             continue
-        clients = _deliverable(resolved.item, admitted, missed, home, compiled_ok)
+        clients = _deliverable(resolved.item, admitted, missed, home, compiled_ok, configured or {})
         if not clients:
             continue
         item_clients[resolved.key] = clients

@@ -1,10 +1,11 @@
 """One instructions file compiled from rules, in agents-md-compiler's format.
 
 Codex, Gemini CLI, Amp, Junie and Zed read their instructions from a single file
-(`AGENTS.md`, `GEMINI.md`). upskill writes that file with agents-md-compiler's
-renderer, so the file is self-describing: a generated header, then one
-`module-begin id=<rule> sha256=… bytes=…` … `module-end` section per rule, and
-`agents-md-compiler` recognises it as generated. The sections double as the record
+(`AGENTS.md`; Gemini's `GEMINI.md`, which imports `.gemini/upskill.md`). upskill
+writes that file with agents-md-compiler's renderer, so the file is
+self-describing: a generated header, then one `module-begin id=<rule> sha256=…
+bytes=…` … `module-end` section per rule, and `agents-md-compiler` recognises it
+as generated. The sections double as the record
 of what each rule contributed: a run that changes one rule reads the other rules'
 sections back from the file (`parse_sections`) instead of needing their sources.
 
