@@ -10,12 +10,20 @@ BIN = {"PATH": "/usr/bin:/bin"}
 
 def test_doctor_reports_agents_cursor_reads_twice(cli, project, registry):  # type: ignore[no-untyped-def]
     cli.ok("add", str(registry), "--claude", "--cursor", cwd=project, extra=BIN)
+    # The skill renders the same for both: Cursor reads Claude's copy, written once. The
+    # agents differ (tools), and Cursor lists every copy, so its own is left out too
+    # (`agentplace`): nothing is read twice until a copy is made by hand.
+    assert not (project / ".agents/skills/review").exists()
+    assert not (project / ".cursor/agents/reviewer.md").exists()
+    assert (
+        json.loads(cli.run("doctor", "--json", cwd=project, extra=BIN).stdout)["duplicate_reads"]
+        == []
+    )
+    (project / ".cursor/agents").mkdir(parents=True)
+    (project / ".cursor/agents/reviewer.md").write_text("---\nname: reviewer\n---\n\nMine.\n")
     out = cli.run("doctor", "--json", cwd=project, extra=BIN)
     assert out.returncode == 0  # informational: the user decides which copy goes
     report = json.loads(out.stdout)
-    # The skill renders the same for both: Cursor reads Claude's copy, written once
-    # (install side, item 3). The agents differ (tools), so Cursor keeps its own.
-    assert not (project / ".agents/skills/review").exists()
     assert report["duplicate_reads"] == [
         {
             "client": "cursor",

@@ -322,6 +322,11 @@ class Client:
     # not shows every copy. Empty: its own skills tree, then the skill trees in `reads`
     # (order not verified). Where set, verified with the command in its module's docs.
     skill_trees: tuple[str, ...] = ()
+    # The project trees it reads agents from, the one it prefers first, where it is
+    # verified to show one agent per name, the first tree's copy (the command or the
+    # documentation is in its module). Empty: its own agents tree, then the agent trees
+    # in `reads`, each copy of a name listed (`lifecycle.agentplace`).
+    agent_trees: tuple[str, ...] = ()
     baseline: bool = False  # in the selection when nothing chose or detected clients
 
     @property
@@ -335,6 +340,19 @@ class Client:
         where = self.kinds.get(SKILL)
         own = (where.project.tree,) if where is not None else ()
         return tuple(dict.fromkeys((*own, *(r for r in self.reads if r.endswith("skills/")))))
+
+    def project_agent_trees(self) -> tuple[str, ...]:
+        """The project trees it reads agents from, preferred first (`agent_trees`)."""
+        if self.agent_trees:
+            return self.agent_trees
+        where = self.kinds.get(AGENT)
+        own = (where.project.tree,) if where is not None else ()
+        return tuple(dict.fromkeys((*own, *(r for r in self.reads if r.endswith("agents/")))))
+
+    @property
+    def one_agent_per_name(self) -> bool:
+        """It shows one copy of an agent name found in several trees (`agent_trees`)."""
+        return bool(self.agent_trees)
 
     def entrypoint(self, kind: str, name: str, *, home: bool) -> str | None:
         """Where `name` of `kind` lands in a scope, or None: no native place there."""

@@ -126,6 +126,10 @@ CLIENT = Client(
     # descriptions: one entry, from `.github/skills` over `.agents/skills` over
     # `.claude/skills`.
     skill_trees=(".github/skills/", ".agents/skills/", ".claude/skills/"),
+    # One agent name in `.github/agents` and `.claude/agents`, each with its own
+    # description (1.0.102): `copilot --agent <unknown>` names it once, and the turn's
+    # request to a local model endpoint carries the `.github/agents` description only.
+    agent_trees=(".github/agents/", ".claude/agents/"),
     reads=(
         ".claude/rules/",
         ".claude/skills/",

@@ -51,6 +51,7 @@ CLIENT = Client(
         "https://cursor.com/docs/rules",
         "https://cursor.com/docs/context/skills",
         "https://cursor.com/docs/mcp",
+        "https://cursor.com/docs/context/subagents",
         "rulesync 17 features/rules/cursor-rule.ts (unquoted MDC globs)",
     ),
     rule_fields=_rule_fields,
@@ -70,5 +71,10 @@ CLIENT = Client(
         user=ConfigFile(".cursor/mcp.json", Base.HOME),
         env_ref="${env:NAME}",
     ),
+    # Subagents: `.cursor/agents/`, and `.claude/agents/` and `.codex/agents/` for
+    # compatibility (cursor.com/docs/context/subagents, "File locations"; read through
+    # the table at hiromaily.github.io/docs-ssot/ai/cursor.html, the page itself not
+    # being in the stored corpus). No CLI lists them offline, and no source found says
+    # which copy of one name wins: every copy counts (`agent_trees` stays empty).
     reads=("AGENTS.md", ".agents/skills/", ".claude/skills/", ".claude/agents/", ".codex/agents/"),
 )

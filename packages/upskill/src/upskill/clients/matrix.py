@@ -105,6 +105,24 @@ def skills_table() -> str:
     return "\n".join(lines) + "\n"
 
 
+def agents_table() -> str:
+    """Which agent trees a client reads, and what it lists for one name in several."""
+    lines = ["| client | project agent trees it reads, preferred first | one name in several |"]
+    lines.append("| --- | --- | --- |")
+    for c in CLIENTS:
+        if AGENT not in c.kinds:
+            continue
+        trees = c.project_agent_trees()
+        if len(trees) == 1:
+            shows = "—"
+        else:
+            shows = (
+                "the first tree's copy only" if c.one_agent_per_name else "every copy (unverified)"
+            )
+        lines.append(f"| {c.name} | {', '.join(f'`{t}`' for t in trees)} | {shows} |")
+    return "\n".join(lines) + "\n"
+
+
 def _by_id(client_id: str) -> Client:
     return next(c for c in CLIENTS if c.id == client_id)
 
@@ -114,6 +132,7 @@ TABLES: dict[str, Callable[[], str]] = {
     "global": global_table,
     "sources": sources_table,
     "skills": skills_table,
+    "agents": agents_table,
 }
 _BLOCK = re.compile(
     r"(<!-- clients:(?P<name>[a-z]+):begin -->\n).*?(<!-- clients:(?P=name):end -->)", re.S

@@ -11,8 +11,10 @@ from upskill.blobs import Payload, payload_digest, payload_size
 from upskill.clients import BASELINE_CLIENTS, family, get, render_target
 from upskill.clients.base import RULE, Carrier
 from upskill.errors import RenderError
-from upskill.format.model import Item, Rule, Skill
+from upskill.format.model import Agent, Item, Rule, Skill
 from upskill.lifecycle import catalog as cat
+from upskill.lifecycle.agentplace import Miss, plan_agent
+from upskill.lifecycle.agentplace import lines as agent_lines
 from upskill.lifecycle.fsops import safe_relative
 from upskill.lifecycle.resolve import Resolved
 from upskill.state.lockfile import Owner
@@ -281,6 +283,7 @@ def render_desired(
     missed: Missed = {}
     sections: list[Section] = []
     rendered: set[str] = set()
+    agent_misses: list[Miss] = []
     for done, resolved in enumerate(items, 1):
         if on_item is not None:
             on_item(done, len(items))
@@ -320,6 +323,10 @@ def render_desired(
             served.update(served_by_reads(resolved.item, targets, compiled, configured or {}))
             rest = {t: r for t, r in renderings.items() if t not in compiled and t not in served}
             served.update(served_elsewhere(rest))
+            if isinstance(resolved.item, Agent) and len(targets) > 1:
+                placed = plan_agent(resolved.key, targets, renderings, served)
+                served.update(placed.served)
+                agent_misses += placed.misses
         for target in targets:
             warnings += [f"{resolved.key} ({target}): {w}" for w in renderings[target].warnings]
         if isinstance(resolved.item, Skill) and len(targets) > 1:
@@ -346,6 +353,7 @@ def render_desired(
                     sections.append(Section(out.path, resolved.name, out.data, owners))
                 else:
                     _merge(files, _checked(out, owners))
+    warnings += agent_lines(agent_misses)
     warnings += undelivered_lines(missed, home, compiled_ok)
     return Desired(
         files,

@@ -55,7 +55,7 @@ def _names(root: Path, tree: _Tree) -> set[str]:
 
 
 def duplicates(root: Path, clients: tuple[str, ...]) -> list[dict[str, Any]]:
-    """Per client (that does not deduplicate), kind and name: the trees it reads it from,
+    """Per client (that does not show one copy per name), kind and name: the trees it reads it from,
     when more than one. Project scope: the cross-reads recorded are project paths."""
     out: list[dict[str, Any]] = []
     for kind in (SKILL, AGENT):
@@ -63,12 +63,13 @@ def duplicates(root: Path, clients: tuple[str, ...]) -> list[dict[str, Any]]:
         for client_id in clients:
             client = get(client_id)
             where = client.kinds.get(kind)
-            if client.dedupes or where is None:
+            shows_one = client.dedupes if kind == SKILL else client.one_agent_per_name
+            if shows_one or where is None:
                 continue
             if kind == SKILL:  # every skills tree it reads, its own private ones too
                 reads = list(client.project_skill_trees())
             else:
-                reads = [where.project.tree, *(t for t in client.reads if t in trees)]
+                reads = [t for t in client.project_agent_trees() if t in trees]
             seen: dict[str, list[str]] = {}
             for path in dict.fromkeys(reads):
                 for name in _names(root, trees.get(path) or _Tree(path, "/SKILL.md")):

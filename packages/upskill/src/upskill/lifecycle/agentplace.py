@@ -1,0 +1,161 @@
+"""Which clients' copies of an agent are written, so that each client lists it once
+(issue 15, item 3).
+
+Every client writes agents to a tree of its own, but some read other clients'
+agent trees too: Cursor reads `.claude/agents/` and `.codex/agents/`, Copilot
+CLI and VS Code read `.claude/agents/` (each client's `reads`). A client
+verified to show one agent per name, its own tree first (`Client.agent_trees`:
+Copilot CLI), needs nothing. A client that lists every copy would load an
+agent written for it and for Claude Code twice. Where the renderings are the
+same byte for byte, `desired.served_elsewhere` already writes one copy. Where
+they differ, this module tries leaving out the own copy of each target whose
+clients all list every copy and read another tree, and keeps the choice where
+the fewest clients list the agent other than once, then where the fewest list
+another client's rendering, then the fewest copies. A target with a client
+verified to prefer its own copy always keeps it: that copy is known to work,
+and giving it up would trade a verified fact for an unverified one. A client
+still left without its own rendering exactly once is reported (`lines`), one
+line per client and outcome, never skipped silently. Project scope only: the
+cross-reads were verified in projects.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from upskill.clients import get, render_target
+from upskill.clients.base import AGENT
+
+if TYPE_CHECKING:
+    from upskill.render import Rendering
+
+
+@dataclass(frozen=True)
+class Miss:
+    """One client that does not list one agent once, in its own rendering."""
+
+    client: str
+    key: str
+    seen: tuple[str, ...]  # the trees whose copy it lists, in its order
+    rendered_for: tuple[str, ...]  # the render target of each of those copies
+
+
+@dataclass(frozen=True)
+class AgentPlan:
+    # Targets that write no copy: each maps to the target whose copy its clients list
+    # (the copy is then recorded as written for them too, like `served_elsewhere`).
+    served: dict[str, str]
+    misses: tuple[Miss, ...]
+
+
+def own_tree(target: str) -> str:
+    return get(target).kinds[AGENT].project.tree
+
+
+def _seen(client: str, written: Mapping[str, str]) -> list[str]:
+    """The trees whose copy `client` lists, given tree -> the target written there."""
+    spec = get(client)
+    copies = [tree for tree in spec.project_agent_trees() if tree in written]
+    return copies[:1] if spec.one_agent_per_name else copies
+
+
+class _Planner:
+    def __init__(
+        self,
+        targets: Mapping[str, Sequence[str]],
+        renderings: Mapping[str, Rendering],
+        served: Mapping[str, str],
+    ) -> None:
+        self.targets = targets
+        self.data = {t: r.files[0].data for t, r in renderings.items() if r.files}
+        self.served = served
+        self.clients = [c for t in self.data for c in targets[t]]
+        trees = {own_tree(t) for t in self.data if t not in served}
+        self.droppable = [
+            t
+            for t in self.data
+            if t not in served
+            and all(
+                not get(c).one_agent_per_name
+                and any(r != own_tree(t) and r in trees for r in get(c).project_agent_trees())
+                for c in targets[t]
+            )
+        ]
+
+    def written(self, dropped: Iterable[str]) -> dict[str, str]:
+        gone = set(dropped) | set(self.served)
+        return {own_tree(t): t for t in self.data if t not in gone}
+
+    def own(self, client: str, written: Mapping[str, str], tree: str) -> bool:
+        return self.data[written[tree]] == self.data[render_target(client)]
+
+    def score(self, written: Mapping[str, str]) -> tuple[int, int, int, int]:
+        seen = {c: _seen(c, written) for c in self.clients}
+        not_once = sum(len(s) != 1 for s in seen.values())
+        extra = sum(max(len(s) - 1, 0) for s in seen.values())
+        other = sum(any(not self.own(c, written, t) for t in s) for c, s in seen.items())
+        return not_once, extra, other, len(written)
+
+    def best(self) -> tuple[str, ...]:
+        choices = itertools.chain.from_iterable(
+            itertools.combinations(self.droppable, n) for n in range(len(self.droppable) + 1)
+        )
+        return min(
+            (d for d in choices if self.reaches(d)), key=lambda d: self.score(self.written(d))
+        )
+
+    def reaches(self, dropped: Sequence[str]) -> bool:
+        """Every client of a left-out copy still lists some copy."""
+        written = self.written(dropped)
+        return all(_seen(c, written) for t in dropped for c in self.targets[t])
+
+
+def plan_agent(
+    key: str,
+    targets: Mapping[str, Sequence[str]],
+    renderings: Mapping[str, Rendering],
+    served: Mapping[str, str],
+) -> AgentPlan:
+    """The copies of one agent to leave out, and who still does not list it once in its
+    own rendering. `served`: targets already reading another target's identical copy."""
+    planner = _Planner(targets, renderings, served)
+    dropped = planner.best()
+    written = planner.written(dropped)
+    extra: dict[str, str] = {}
+    for target in dropped:
+        seen = [s for c in targets[target] for s in _seen(c, written)]
+        extra[target] = written[seen[0]]
+    misses = []
+    for client in planner.clients:
+        seen = _seen(client, written)
+        if len(seen) != 1 or not planner.own(client, written, seen[0]):
+            rendered = tuple(written[t] for t in seen)
+            misses.append(Miss(client, key, tuple(seen), rendered))
+    return AgentPlan(extra, tuple(misses))
+
+
+def lines(misses: Sequence[Miss]) -> list[str]:
+    """One line per client and outcome, naming the agents and the trees it reads."""
+    groups: dict[tuple[str, tuple[str, ...], tuple[str, ...]], list[str]] = {}
+    for m in misses:
+        groups.setdefault((m.client, m.seen, m.rendered_for), []).append(m.key)
+    out = []
+    for (client, seen, rendered), keys in sorted(groups.items()):
+        spec = get(client)
+        what = f"{len(keys)} agent{'s' if len(keys) > 1 else ''} ({', '.join(sorted(keys))})"
+        reads = ", ".join(spec.project_agent_trees())
+        why = f"{spec.name} lists the copy in each of {reads}"
+        if not seen:
+            out.append(f"{client}: {what} not delivered ({why})")
+        elif len(seen) > 1:
+            out.append(f"{client}: {what} listed {len(seen)} times, from {', '.join(seen)} ({why})")
+        else:
+            verb = "reach" if len(keys) > 1 else "reaches"
+            out.append(
+                f"{client}: {what} {verb} it as {get(rendered[0]).name}'s copy in {seen[0]}, "
+                f"not in its own rendering ({why}: a copy of its own would be listed twice)"
+            )
+    return out

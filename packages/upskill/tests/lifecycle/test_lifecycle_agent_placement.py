@@ -1,0 +1,108 @@
+"""An agent whose renderings differ between clients reaches each client once (issue 15,
+item 3; `lifecycle/agentplace.py`). Cursor lists every copy in `.cursor/agents`,
+`.claude/agents` and `.codex/agents`; Copilot CLI shows its `.github/agents` copy over
+Claude's. The fixture's agent lists tools and preloads a skill, so Claude's and
+Cursor's renderings differ."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+BIN = {"PATH": "/usr/bin:/bin"}
+CLAUDE = ".claude/agents/reviewer.md"
+CURSOR = ".cursor/agents/reviewer.md"
+READS = ".cursor/agents/, .claude/agents/, .codex/agents/"
+
+
+def _agents(root: Path) -> list[str]:
+    trees = (".claude", ".cursor", ".codex", ".github", ".opencode")
+    return sorted(
+        str(p.relative_to(root))
+        for tree in trees
+        for p in (root / tree).glob("agents/reviewer*")
+        if p.is_file()
+    )
+
+
+def _owners(root: Path) -> dict[str, list[str]]:
+    lock = json.loads((root / ".upskill-lock.json").read_text())
+    return {o["path"]: o["owners"] for o in lock["outputs"] if "/agents/" in o["path"]}
+
+
+def _lines(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if "(agent:reviewer)" in line]
+
+
+def _doctor(cli, root: Path) -> list[dict]:  # type: ignore[no-untyped-def]
+    """The agents doctor finds read twice by one client."""
+    out = cli.run("doctor", "--json", cwd=root, extra=BIN)
+    assert out.returncode == 0, out.stdout
+    return [d for d in json.loads(out.stdout)["duplicate_reads"] if d["kind"] == "agent"]
+
+
+def test_cursor_reads_claudes_copy_and_gets_none_of_its_own(cli, project, registry) -> None:  # type: ignore[no-untyped-def]
+    out = cli.ok("add", str(registry), "--claude", "--cursor", cwd=project, extra=BIN)
+    assert _agents(project) == [CLAUDE]
+    assert _owners(project) == {CLAUDE: ["agent:reviewer@claude", "agent:reviewer@cursor"]}
+    assert _lines(out.stderr) == [
+        "warning: cursor: 1 agent (agent:reviewer) reaches it as Claude Code's copy in "
+        f".claude/agents/, not in its own rendering (Cursor lists the copy in each of {READS}: "
+        "a copy of its own would be listed twice)"
+    ]
+    assert _doctor(cli, project) == []
+
+
+def test_update_and_remove_follow_the_selection(cli, project, registry) -> None:  # type: ignore[no-untyped-def]
+    cli.ok("add", str(registry), "--claude", "--cursor", cwd=project, extra=BIN)
+    out = cli.ok("update", "--cursor", cwd=project, extra=BIN)  # Claude dropped
+    assert _lines(out.stderr) == []
+    assert _agents(project) == [CURSOR]
+    cursor_copy = (project / CURSOR).read_text()
+    assert "## Skills" in cursor_copy and "tools:" not in cursor_copy  # Cursor's own
+    assert _owners(project) == {CURSOR: ["agent:reviewer@cursor"]}
+    cli.ok("update", "--claude", "--cursor", cwd=project, extra=BIN)  # Claude back
+    assert _agents(project) == [CLAUDE]
+    assert _owners(project) == {CLAUDE: ["agent:reviewer@claude", "agent:reviewer@cursor"]}
+    assert _doctor(cli, project) == []
+    cli.ok("remove", "reviewer", cwd=project, extra=BIN)
+    assert _agents(project) == []
+    assert _owners(project) == {}
+
+
+def test_codex_and_claude_both_reach_cursor(cli, project, registry) -> None:  # type: ignore[no-untyped-def]
+    # Claude's and Codex's copies must exist and Cursor reads both: its own would be a
+    # third, so it is left out and the run says Cursor lists the agent twice.
+    flags = ("--claude", "--codex", "--cursor")
+    out = cli.ok("add", str(registry), *flags, cwd=project, extra=BIN)
+    assert _agents(project) == [CLAUDE, ".codex/agents/reviewer.toml"]
+    assert _lines(out.stderr) == [
+        "warning: cursor: 1 agent (agent:reviewer) listed 2 times, from .claude/agents/, "
+        f".codex/agents/ (Cursor lists the copy in each of {READS})"
+    ]
+    assert _doctor(cli, project) == [
+        {
+            "client": "cursor",
+            "kind": "agent",
+            "name": "reviewer",
+            "trees": [".claude/agents/", ".codex/agents/"],
+        }
+    ]
+
+
+def test_copilot_keeps_its_own_copy_over_claudes(cli, project, registry) -> None:  # type: ignore[no-untyped-def]
+    out = cli.ok("add", str(registry), "--claude", "--copilot", cwd=project, extra=BIN)
+    assert _lines(out.stderr) == []
+    assert _agents(project) == [CLAUDE, ".github/agents/reviewer.agent.md"]
+    assert _doctor(cli, project) == []
+
+
+def test_vscode_is_told_it_lists_both(cli, project, registry) -> None:  # type: ignore[no-untyped-def]
+    # VS Code reads `.claude/agents` beside Copilot's tree, and no source says it shows
+    # one copy per name; Copilot CLI's verified copy is kept, and the run says so.
+    out = cli.ok("add", str(registry), "--claude", "--copilot", "--vscode", cwd=project, extra=BIN)
+    assert _agents(project) == [CLAUDE, ".github/agents/reviewer.agent.md"]
+    assert _lines(out.stderr) == [
+        "warning: vscode: 1 agent (agent:reviewer) listed 2 times, from .github/agents/, "
+        ".claude/agents/ (VS Code lists the copy in each of .github/agents/, .claude/agents/)"
+    ]
