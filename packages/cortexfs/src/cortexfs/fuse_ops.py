@@ -8,10 +8,11 @@ both OSErrors, which mfusepy answers with -errno.
 from __future__ import annotations
 
 import errno
+import functools
 import os
 import stat
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import mfusepy  # type: ignore[import-untyped]
 
@@ -23,6 +24,7 @@ from cortexfs.errors import FsRefusal
 from cortexfs.handles import BytesHandle, ControlHandle, FdHandle, HandleTable, LogHandle
 from cortexfs.invalidate import Invalidator
 from cortexfs.layout import ROOT_ENTRIES, Kind, Node, classify
+from cortexfs.listings import Listings
 from cortexfs.object_log import appended_log
 from cortexfs.objects import ObjectClass
 from cortexfs.perm import Perm, parse_perm, perm_from_mode
@@ -36,6 +38,29 @@ from cortexfs.xattrs import PREFIX, Facts, names, xattr_values
 Caller = Callable[[], tuple[int, int, int]]
 
 RENAME_NOREPLACE = 1  # <linux/fs.h>; RENAME_EXCHANGE and RENAME_WHITEOUT are refused
+ROOT_LISTING = (b".", b"..", *(name.encode() for name in ROOT_ENTRIES))
+# libfuse before 3.16 drops the flags opendir sets (libfuse issue #821): there the kernel
+# cannot keep listings, and an opendir handler would only add a request per listing.
+KERNEL_LISTINGS = (mfusepy.fuse_version_major, mfusepy.fuse_version_minor) >= (3, 16)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def changes_names(
+    method: Callable[Concatenate[CortexOps, P], R],
+) -> Callable[Concatenate[CortexOps, P], R]:
+    """The operation may add, remove or move entries: cached listings are stale after it,
+    whether it succeeded or failed half-way."""
+
+    @functools.wraps(method)
+    def changing(self: CortexOps, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            self.listings.changed()
+
+    return changing
 
 
 def proc_groups(pid: int) -> set[int]:
@@ -71,6 +96,7 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
         self.runner = runner
         self.caller = caller
         self.table = HandleTable()
+        self.listings = Listings()
         self.invalidate = invalidator or Invalidator()
 
     def init(self, path: str) -> None:
@@ -145,15 +171,26 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
             return presented(node, fake, self._owner(node), None)
         return presented(node, _stat_of(st), self._owner(node), self._perm(node))
 
-    def readdir(self, path: str, fh: int) -> list[str]:
-        node = self._node(path)
-        if node.kind is Kind.ROOT:
-            return [".", "..", *ROOT_ENTRIES]
-        names = [".", "..", *os.listdir(self._real(node))]
+    def opendir(self, path: str) -> int:
+        """1 if the kernel may keep its cached listing of `path` (CortexFUSE.opendir)."""
+        return int(self.listings.kernel_copy_current(path))
+
+    if not KERNEL_LISTINGS:  # mfusepy leaves libfuse's own (request-free) opendir in place
+        opendir.libfuse_ignore = True  # type: ignore[attr-defined]
+
+    def readdir(self, path: str, fh: int) -> tuple[bytes, ...]:
+        """Entry names, encoded, for CortexFUSE's filler loop; `.` and `..` first."""
+        if path == "/":
+            return ROOT_LISTING
+        names = self.listings.names(
+            path, lambda: os.listdir(os.fsencode(self._real(self._node(path))))
+        )
+        self.listings.served(path)
         if self.table.pending:  # controls created but not yet written show up too
-            prefix = node.path.rstrip("/") + "/"
+            prefix = path.rstrip("/") + "/"
             pending = [p[len(prefix) :] for p in list(self.table.pending) if p.startswith(prefix)]
-            names += [n for n in pending if "/" not in n and n not in names]
+            extra = [os.fsencode(n) for n in pending if "/" not in n]
+            names += tuple(n for n in extra if n not in names)
         return names
 
     def readlink(self, path: str) -> str:
@@ -195,7 +232,11 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
     def _open_plan(self, node: Node, plan: Plan, flags: int, create_mode: int | None) -> int:
         if plan is Plan.CONTROL:
             truncated = bool(flags & os.O_TRUNC) or not self.backing.exists(node.path)
-            return self.table.add(ControlHandle(node, truncated=truncated))
+            handle = ControlHandle(node, truncated=truncated)
+            fh = self.table.add(handle)
+            if handle.registered:  # listed from now on, before it exists on disk
+                self.listings.changed()
+            return fh
         real = self._real(node)
         open_flags = os.O_RDWR | os.O_NOFOLLOW | (flags & (os.O_TRUNC | os.O_APPEND))
         if create_mode is not None:
@@ -208,6 +249,7 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
             fd = os.open(real, open_flags)
         return self.table.add(FdHandle(fd, node, writable=True))
 
+    @changes_names
     def create(self, path: str, mode: int, fi: Any) -> int:
         node = self._node(path, changing=True)
         plan = decide.create(node, self._uid(), self._owner(node))
@@ -228,11 +270,24 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
         raise FsRefusal(errno.EBADF, "unknown handle")
 
     # -- writing -------------------------------------------------------------
+    def _settle(self, handle: ControlHandle) -> None:
+        """A created control stops being listed as pending (it exists now, or never will)."""
+        if handle.registered:
+            self.table.settle(handle)
+            self.listings.changed()
+
     def _commit_control(self, node: Node, data: bytes) -> None:
         assert node.control is not None
         self._check_value(node, data)
-        atomic_write(self._real(node), data)
+        self._replace(self._real(node), data)
         self._changed_control(node)
+
+    def _replace(self, real: str, data: bytes) -> None:
+        """Replace a file whole; it may not have existed (a control's first value)."""
+        try:
+            atomic_write(real, data)
+        finally:
+            self.listings.changed()
 
     def _check_value(self, node: Node, data: bytes) -> None:
         """The value's shape, then the rules that depend on who writes it and where."""
@@ -257,13 +312,13 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
                 raise FsRefusal(errno.EINVAL, "controls are written whole, at offset 0")
             # A write, even a refused one, is the handle's answer: flush adds nothing.
             handle.committed = True
-            self.table.settle(handle)
+            self._settle(handle)
             self._commit_control(handle.node, data)
             return len(data)
         if isinstance(handle, LogHandle):
             real = self._real(handle.node)
             old = self.backing.read_bytes(handle.node.path, MAX_CONTROL_BYTES) or b""
-            atomic_write(real, appended_log(old, data))
+            self._replace(real, appended_log(old, data))
             return len(data)
         if isinstance(handle, FdHandle) and handle.writable:
             temp = handle.node.kind is Kind.CONTROL_TEMP
@@ -292,7 +347,7 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
         handle = self.table.get(fi.fh)
         if isinstance(handle, ControlHandle) and handle.truncated and not handle.committed:
             handle.committed = True
-            self.table.settle(handle)
+            self._settle(handle)
             self._commit_control(handle.node, b"")  # `: > ctl` is a whole-file write of ""
         return 0
 
@@ -305,10 +360,11 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
     def release(self, path: str, fi: Any) -> int:
         handle = self.table.pop(fi.fh)
         if isinstance(handle, ControlHandle):
-            self.table.settle(handle)
+            self._settle(handle)
         return 0
 
     # -- namespace -----------------------------------------------------------
+    @changes_names
     def mkdir(self, path: str, mode: int) -> int:
         node = self._node(path, changing=True)
         uid, gid, _pid = self.caller()
@@ -339,6 +395,7 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
         )  # fmt: skip
         self.backing.write_entries(entries)
 
+    @changes_names
     def rmdir(self, path: str) -> int:
         node = self._node(path, changing=True)
         empty = self.backing.is_empty_dir(node.path) if self.backing.exists(node.path) else True
@@ -346,6 +403,7 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
         os.rmdir(self._real(node))
         return 0
 
+    @changes_names
     def unlink(self, path: str) -> int:
         node = self._node(path, changing=True)
         agent = node.kind is Kind.OBJECT and node.object_class is ObjectClass.AGENT
@@ -360,6 +418,7 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
             os.unlink(self._real(node))
         return 0
 
+    @changes_names
     def rename(self, old: str, new: str, flags: int = 0) -> int:
         if flags & ~RENAME_NOREPLACE:
             raise FsRefusal(errno.EINVAL, "only RENAME_NOREPLACE is supported")
@@ -392,7 +451,7 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
         plan = decide.chmod(node, self._uid(), self._owner(node), has_perm)
         if plan is Plan.PERM_CONTROL:
             text = perm_from_mode(mode).render() + "\n"
-            atomic_write(self.backing.real(f"{node.controls_path()}/perm"), text.encode())
+            self._replace(self.backing.real(f"{node.controls_path()}/perm"), text.encode())
         else:
             os.chmod(self._real(node), mode & 0o7777)
         return 0
@@ -400,6 +459,7 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
     def chown(self, path: str, uid: int, gid: int) -> int:
         raise FsRefusal(errno.EPERM, "ownership derives from the ABI path and .d/owner")
 
+    @changes_names
     def symlink(self, target: str, source: str) -> int:
         node = self._node(target, changing=True)
         decide.symlink(node, self._uid(), self._owner(node), source)
