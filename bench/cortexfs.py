@@ -19,7 +19,8 @@ times, round-robin so machine drift hits all three alike:
 on the backing directory (direct), the floor and the CortexFS mount. Reported: median
 ops/s and the medians of mount/direct and mount/floor. Goal (issue 23): mount/floor
 >= 0.8 for each. ``FUSE_LIBRARY_PATH=/path/libfuse3.so.3.x`` runs the mount (mfusepy)
-and the floor on another libfuse; from 3.16 on, the kernel keeps listings.
+and the floor on another libfuse, with ``PKG_CONFIG_PATH`` naming that libfuse's
+``fuse3.pc`` for the floor's build; from 3.16 on, the kernel keeps listings.
 
 **Warm MCP calls.** Projects the server into the mount (``ctx mcp project``), grants
 an agent its tool, makes one call to warm it, then times per round, interleaved: the
@@ -28,6 +29,14 @@ runner, the warm host, the live server), the same ``tools/call`` from a direct M
 client (cortexfs's own, in this process, on a server it started and initialised
 itself), and the bare start of the runner's interpreter (``python -c pass``). Goal:
 median(projected) - median(direct) <= 1.5 x median(bare start).
+
+**One CPU.** The bench and everything it starts (both filesystems' daemons, the
+runner, the warm host, the servers) run pinned to one CPU (``--cpu``, default the
+first the bench may use; ``--cpu -1`` leaves placement to the scheduler). On a small
+virtual machine a wake-up on another virtual CPU costs about as much as a whole FUSE
+request, and the scheduler puts each daemon on either CPU from run to run, so
+unpinned ratios swing (readdir 0.2x to 0.6x of the floor, read 0.2x to 0.9x, on the
+2-CPU machine in bench/README.md). Pinned, every filesystem pays only its own work.
 
 A measurement, not a test.
 """
@@ -101,21 +110,34 @@ def _mount(base: Path) -> tuple[Path, Path, subprocess.Popen[bytes]]:
     return storage, root, proc
 
 
-def _build_floor() -> Path:
-    """Compile bench/fuse_floor.c (again when the source is newer than the binary)."""
-    source, binary = BENCH / "fuse_floor.c", CACHE / "fuse_floor"
-    if binary.exists() and binary.stat().st_mtime >= source.stat().st_mtime:
-        return binary
+def _pkg_config(*args: str) -> str:
     try:
-        flags = subprocess.run(
-            ["pkg-config", "--cflags", "--libs", "fuse3"], capture_output=True, text=True,
-            check=True,
-        ).stdout.split()  # fmt: skip
+        return subprocess.run(
+            ["pkg-config", *args, "fuse3"], capture_output=True, text=True, check=True
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError) as exc:
         raise SystemExit(
             f"cannot find libfuse3 headers ({exc}): apt-get install -y libfuse3-dev pkg-config"
         ) from exc
+
+
+def _build_floor() -> Path:
+    """Compile bench/fuse_floor.c against the headers of the libfuse the mount loads
+    (struct fuse_file_info's flag bits moved in 3.15), again when the source is newer."""
+    import mfusepy  # type: ignore[import-untyped]
+
+    version = _pkg_config("--modversion")
+    loaded = f"{mfusepy.fuse_version_major}.{mfusepy.fuse_version_minor}"
+    if version.split(".")[:2] != loaded.split("."):
+        raise SystemExit(
+            f"the mount loads libfuse {loaded} but pkg-config finds {version} headers: "
+            "point PKG_CONFIG_PATH at the fuse3.pc of the libfuse FUSE_LIBRARY_PATH names"
+        )
+    source, binary = BENCH / "fuse_floor.c", CACHE / f"fuse_floor-{version}"
+    if binary.exists() and binary.stat().st_mtime >= source.stat().st_mtime:
+        return binary
     CACHE.mkdir(exist_ok=True)
+    flags = _pkg_config("--cflags", "--libs").split()
     subprocess.run(["gcc", "-O2", "-o", str(binary), str(source), *flags], check=True)
     return binary
 
@@ -301,12 +323,11 @@ def machine() -> str:
         (line.split(":", 1)[1].strip() for line in subprocess.run(
             ["lscpu"], capture_output=True, text=True).stdout.splitlines()
          if line.startswith("Model name")), "unknown CPU")  # fmt: skip
-    fuse = subprocess.run(["pkg-config", "--modversion", "fuse3"], capture_output=True, text=True)
     library = os.environ.get("FUSE_LIBRARY_PATH")
-    loaded = f" (run with {library})" if library else ""
+    loaded = f" ({library})" if library else ""
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     return (f"{model}, {os.cpu_count()} CPUs, kernel {platform.release()}, libfuse "
-            f"{fuse.stdout.strip() or '?'}{loaded}, Python {platform.python_version()}, "
+            f"{_pkg_config('--modversion')}{loaded}, Python {platform.python_version()}, "
             f"load average {load}")  # fmt: skip
 
 
@@ -318,8 +339,12 @@ def main() -> int:
     parser.add_argument("--calls", type=int, default=40)
     parser.add_argument("--server", choices=["fs", "calc"], default="fs")
     parser.add_argument("--skip", choices=["files", "calls"], default=None)
+    parser.add_argument("--cpu", type=int, default=min(os.sched_getaffinity(0)))
     args = parser.parse_args()
+    if args.cpu >= 0:
+        os.sched_setaffinity(0, {args.cpu})  # inherited by every process started below
     print(f"machine: {machine()}")
+    print(f"pinned to CPU {args.cpu}" if args.cpu >= 0 else "not pinned")
     base = Path(tempfile.mkdtemp(prefix="cortexfs-bench-"))
     os.chmod(base, 0o755)
     storage, root, proc = _mount(base)
