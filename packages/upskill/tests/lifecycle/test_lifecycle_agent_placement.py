@@ -50,6 +50,8 @@ def test_cursor_reads_claudes_copy_and_gets_none_of_its_own(cli, project, regist
         f".claude/agents/, not in its own rendering (Cursor lists the copy in each of {READS}: "
         "a copy of its own would be listed twice)"
     ]
+    # What Cursor's own rendering would have dropped is not reported: it is not written.
+    assert "agent:reviewer (cursor)" not in out.stderr
     assert _doctor(cli, project) == []
 
 
@@ -57,6 +59,7 @@ def test_update_and_remove_follow_the_selection(cli, project, registry) -> None:
     cli.ok("add", str(registry), "--claude", "--cursor", cwd=project, extra=BIN)
     out = cli.ok("update", "--cursor", cwd=project, extra=BIN)  # Claude dropped
     assert _lines(out.stderr) == []
+    assert "agent:reviewer (cursor): " in out.stderr  # its own rendering drops tools
     assert _agents(project) == [CURSOR]
     cursor_copy = (project / CURSOR).read_text()
     assert "## Skills" in cursor_copy and "tools:" not in cursor_copy  # Cursor's own

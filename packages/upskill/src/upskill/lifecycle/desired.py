@@ -318,6 +318,7 @@ def render_desired(
             t: p for t in targets if (p := compiled_target(resolved.item, t, home)) is not None
         }
         served: dict[str, str] = {}
+        left_out: dict[str, str] = {}  # agent copies a client would list twice
         if not home:
             served = served_by_compiled(resolved.item, targets, compiled, imported)
             served.update(served_by_reads(resolved.item, targets, compiled, configured or {}))
@@ -325,9 +326,12 @@ def render_desired(
             served.update(served_elsewhere(rest))
             if isinstance(resolved.item, Agent) and len(targets) > 1:
                 placed = plan_agent(resolved.key, targets, renderings, served)
-                served.update(placed.served)
+                left_out = placed.served
+                served.update(left_out)
                 agent_misses += placed.misses
         for target in targets:
+            if target in left_out:
+                continue  # what its rendering drops is moot: it reads another client's copy
             warnings += [f"{resolved.key} ({target}): {w}" for w in renderings[target].warnings]
         if isinstance(resolved.item, Skill) and len(targets) > 1:
             from upskill.lifecycle.skillplace import plan_skill
