@@ -15,11 +15,11 @@ from upskill.lifecycle.ancillary import (
 )
 from upskill.lifecycle.ancillary import agents_md_import as claude_md
 
-# The updaters the registrations of opencode and Copilot (VS Code) produce.
+# The updaters the registrations of opencode and VS Code produce.
 OPENCODE = get("opencode").registration
-COPILOT = get("copilot").registration
+VSCODE = get("vscode").registration
 opencode_json = instructions_list(OPENCODE.rule_list, (OPENCODE.rule_glob,))
-vscode_settings = settings_flag(COPILOT.settings, *COPILOT.settings_key)
+vscode_settings = settings_flag(VSCODE.settings, *VSCODE.settings_key)
 
 
 def test_claude_md_created_once():
@@ -120,15 +120,78 @@ def test_cli_writes_ancillary_only_for_selected_clients(cli, project, registry):
     assert (project / ".vscode/settings.json").is_file()
 
 
-def test_cli_never_modifies_existing_claude_md_and_remove_leaves_ancillary(cli, project, registry):
+def test_cli_never_modifies_existing_claude_md_and_remove_takes_settings_back(
+    cli, project, registry
+):
+    """`remove` leaves CLAUDE.md and opencode.json, and takes back the settings file upskill
+    created for VS Code: nothing of it is left."""
     (project / "CLAUDE.md").write_text("# Mine\n")
     baseline = ("--claude", "--copilot", "--vscode", "--opencode")  # not just the detected one
     cli.ok("add", "../registry", *baseline, cwd=project)
     assert (project / "CLAUDE.md").read_text() == "# Mine\n"
-    settings = (project / ".vscode/settings.json").read_bytes()
+    assert (project / ".vscode/settings.json").read_bytes() == vscode_settings(None)
     cli.ok("remove", "-y", "--source", f"local:{registry}", cwd=project)
-    assert (project / ".vscode/settings.json").read_bytes() == settings
+    assert not (project / ".vscode/settings.json").exists()
+    assert (project / "CLAUDE.md").read_text() == "# Mine\n"
     assert (project / "opencode.json").is_file()
+
+
+def test_cli_settings_only_for_vscode(cli, project, registry):
+    """Copilot CLI reads no `.vscode/settings.json`: selecting it alone writes none."""
+    cli.ok("add", "../registry", "--copilot", cwd=project)
+    assert (project / ".github/instructions").is_dir()
+    assert not (project / ".vscode").exists()
+    assert "edits" not in json.loads((project / ".upskill-lock.json").read_text())
+
+
+TEAM_SETTINGS = (
+    b'\xef\xbb\xbf{\n  // the team\'s\n  "editor.tabSize": 2,\n'
+    b'  "chat.instructionsFilesLocations": {"docs/ai": true,},\n}\n'
+)
+
+
+def test_cli_remove_restores_team_settings_exactly(cli, project, registry):
+    (project / ".vscode").mkdir()
+    (project / ".vscode/settings.json").write_bytes(TEAM_SETTINGS)
+    cli.ok("add", "../registry", "--vscode", cwd=project)
+    added = (project / ".vscode/settings.json").read_bytes()
+    assert loads(added.decode("utf-8-sig"))["chat.instructionsFilesLocations"] == {
+        "docs/ai": True,
+        ".github/instructions": True,
+    }
+    cli.ok("remove", "-y", "--source", f"local:{registry}", cwd=project)
+    assert (project / ".vscode/settings.json").read_bytes() == TEAM_SETTINGS
+    assert "edits" not in json.loads((project / ".upskill-lock.json").read_text())
+
+
+def test_cli_narrowing_to_copilot_restores_team_settings(cli, project, registry):
+    """`update` without VS Code takes its registration back; the Copilot files stay."""
+    (project / ".vscode").mkdir()
+    (project / ".vscode/settings.json").write_bytes(TEAM_SETTINGS)
+    cli.ok("add", "../registry", "--copilot", "--vscode", cwd=project)
+    assert (project / ".vscode/settings.json").read_bytes() != TEAM_SETTINGS
+    cli.ok("update", "--copilot", cwd=project)
+    assert (project / ".vscode/settings.json").read_bytes() == TEAM_SETTINGS
+    assert (project / ".github/instructions").is_dir()
+
+
+def test_cli_remove_after_a_team_edit_cuts_only_the_member(cli, project, registry):
+    """A settings file the team changed after upskill's edit keeps the team's change;
+    only the member upskill added goes. One the team already had is never cut."""
+    cli.ok("add", "../registry", "--vscode", cwd=project)
+    settings = project / ".vscode/settings.json"
+    value = json.loads(settings.read_text())
+    settings.write_text(json.dumps({"editor.tabSize": 4, **value}, indent=2) + "\n")
+    cli.ok("remove", "-y", "--source", f"local:{registry}", cwd=project)
+    assert json.loads(settings.read_text()) == {
+        "editor.tabSize": 4,
+        "chat.instructionsFilesLocations": {},
+    }
+    had = b'{"chat.instructionsFilesLocations": {".github/instructions": true}}\n'
+    settings.write_bytes(had)
+    cli.ok("add", "../registry", "--vscode", cwd=project)
+    cli.ok("remove", "-y", "--source", f"local:{registry}", cwd=project)
+    assert settings.read_bytes() == had
 
 
 def test_strict_json_keeps_numbers_duplicates_and_bom() -> None:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -121,14 +122,21 @@ def test_opencode_instructions_updater_is_exact():
 
 
 def test_updaters_per_scope():
-    none = Installed(frozenset(), frozenset(), ())
+    none = Installed(frozenset(), frozenset(), frozenset(), ())
     rules = Installed(
         frozenset({"claude", "copilot", "opencode"}),
         frozenset({"claude", "copilot", "opencode"}),
+        frozenset({"claude", "copilot", "vscode", "opencode"}),
         (("opencode", ".agents/rules/a/RULE.md"),),
     )
     assert sorted(ancillary_updaters(none, rules, home=False, agents_md=True)) == [
         ".vscode/settings.json",
+        "CLAUDE.md",
+        "opencode.json",
+    ]
+    # Copilot CLI reads no `.vscode/settings.json`: only VS Code holding a rule writes it.
+    cli_only = dataclasses.replace(rules, rule_clients=frozenset({"claude", "copilot", "opencode"}))
+    assert sorted(ancillary_updaters(none, cli_only, home=False, agents_md=True)) == [
         "CLAUDE.md",
         "opencode.json",
     ]

@@ -21,7 +21,6 @@ from upskill.clients.base import (
     Placement,
     PluginRoute,
     PluginStyle,
-    Registration,
     Site,
 )
 
@@ -115,11 +114,6 @@ CLIENT = Client(
     ),
     plugins=PluginRoute(PluginStyle.MARKETPLACE, "copilot"),
     dedupes=True,
-    # VS Code finds the instructions folder once the workspace settings register it.
-    registration=Registration(
-        settings=".vscode/settings.json",
-        settings_key=("chat.instructionsFilesLocations", ".github/instructions"),
-    ),
     instructions=(".github/copilot-instructions.md",),
     instructions_home=(".copilot/copilot-instructions.md",),
     # `copilot skill list` (1.0.102), one name in several trees with different

@@ -14,6 +14,7 @@ from upskill.clients.base import (
     McpRoute,
     PluginRoute,
     PluginStyle,
+    Registration,
 )
 
 CLIENT = Client(
@@ -48,6 +49,12 @@ CLIENT = Client(
         "code",
         listed_in=".vscode/extensions.json",
         listed_at_home=False,
+    ),
+    # VS Code finds the instructions folder once the workspace settings register it; only
+    # VS Code reads `.vscode/settings.json`, so nothing is written there for Copilot CLI.
+    registration=Registration(
+        settings=".vscode/settings.json",
+        settings_key=("chat.instructionsFilesLocations", ".github/instructions"),
     ),
     # Copilot CLI's list less `GEMINI.md`, which VS Code is not documented to read.
     reads=tuple(r for r in copilot.CLIENT.reads if r != "GEMINI.md"),

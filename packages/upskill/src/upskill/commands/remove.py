@@ -1,7 +1,9 @@
 """`upskill remove [names…] | --source LABEL`: uninstall items and their outputs.
 
 Outputs edited since upskill wrote them are left in place (and reported);
-ancillary files are never touched.
+`CLAUDE.md` and opencode's config keep everything but the entries of rules that
+are gone, and a `.vscode/settings.json` upskill edited is given back as it was
+(`lifecycle.edits`).
 """
 
 from __future__ import annotations

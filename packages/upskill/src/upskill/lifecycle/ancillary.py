@@ -2,7 +2,10 @@
 
 Project scope: `CLAUDE.md` (created once with `@AGENTS.md`, only when `AGENTS.md`
 exists), `opencode.json` (`instructions` must include the rule glob) and
-`.vscode/settings.json` (the Copilot instructions folder registered). Global scope:
+`.vscode/settings.json` (the Copilot instructions folder registered for VS Code,
+only while VS Code is selected and holds a rule there; when it no longer does, the
+team's file is given back byte for byte, or removed when upskill created it:
+`lifecycle.edits`). Global scope:
 opencode's user config `~/.config/opencode/opencode.json`, one `instructions` entry
 per rule, because opencode matches an absolute instruction's glob in its last path
 component only (`~/.agents/rules/**/RULE.md` finds nothing). Entries follow what the
@@ -127,6 +130,7 @@ class Installed:
 
     targets: frozenset[str]  # render targets holding any item
     rule_targets: frozenset[str]  # render targets holding a rule
+    rule_clients: frozenset[str]  # selectable clients holding a rule in their own tree
     # (client, rule entrypoint) for clients whose user config lists each rule
     listed_rules: tuple[tuple[str, str], ...]
 
@@ -134,6 +138,7 @@ class Installed:
 def installed(lock: Lockfile, *, home: bool) -> Installed:
     targets: set[str] = set()
     rule_targets: set[str] = set()
+    rule_clients: set[str] = set()
     rules = [i.name for i in lock.items if i.kind == Kind.RULE.value]
     entrypoints = {
         layout(Kind.RULE, client, Site(home)).entrypoint(name): client
@@ -147,9 +152,12 @@ def installed(lock: Lockfile, *, home: bool) -> Installed:
             targets.add(target)
             if owner.item.startswith("rule:") and _in_rule_tree(output.path, target, home):
                 rule_targets.add(target)
+                rule_clients.add(owner.client)
                 if entrypoints.get(output.path) == target:
                     listed.add((target, output.path))
-    return Installed(frozenset(targets), frozenset(rule_targets), tuple(sorted(listed)))
+    return Installed(
+        frozenset(targets), frozenset(rule_targets), frozenset(rule_clients), tuple(sorted(listed))
+    )
 
 
 def _in_rule_tree(path: str, target: str, home: bool) -> bool:
@@ -191,9 +199,46 @@ def ancillary_updaters(
         elif client in before.rule_targets:
             out[reg.rule_list] = instructions_list(reg.rule_list, (), (reg.rule_glob,))
     for client, reg in SETTINGS.items():
-        if client in after.rule_targets and reg.settings is not None:
+        if client in after.rule_clients and reg.settings is not None:
             out[reg.settings] = settings_flag(reg.settings, *reg.settings_key)
     return out
+
+
+def settings_cuts(
+    before: Installed, after: Installed, *, home: bool
+) -> dict[str, tuple[Updater, Updater]]:
+    """The settings files whose registration a run takes back: the client held a rule
+    in its own tree before and no longer does. Each has the updater that made the edit
+    and one cutting the member as text (None: it is not there); the engine first tries
+    the recorded edit, which restores the file exactly (`lifecycle.edits`)."""
+    out: dict[str, tuple[Updater, Updater]] = {}
+    if home:
+        return out
+    kept = {r.settings for c, r in SETTINGS.items() if c in after.rule_clients}
+    for client, reg in SETTINGS.items():
+        if client in before.rule_clients and client not in after.rule_clients:
+            assert reg.settings is not None
+            if reg.settings not in kept:
+                out[reg.settings] = (
+                    settings_flag(reg.settings, *reg.settings_key),
+                    settings_cut(reg.settings, *reg.settings_key),
+                )
+    return out
+
+
+def settings_cut(path: str, key: str, member: str) -> Updater:
+    """An updater removing `member` from the JSON object `key` (None: not there)."""
+
+    def update(current: bytes | None) -> bytes | None:
+        if current is None:
+            return None
+        value, text, bom = _load(current, path)
+        locations = value.get(key)
+        if type(locations) is not dict or member not in locations:
+            return None
+        return bom + jsonc.delete_member(text, (key, member)).encode()
+
+    return update
 
 
 def read_optional(path: Path, root: Path) -> bytes | None:

@@ -14,13 +14,16 @@ from pathlib import Path
 from upskill.clients import SELECTABLE_CLIENTS
 from upskill.lifecycle import catalog as cat
 from upskill.lifecycle import compiled as comp
+from upskill.lifecycle import edits as ed
 from upskill.lifecycle.adopt import foreign_diffs
 from upskill.lifecycle.ancillary import (
     AGENTS_MD,
     IMPORTERS,
+    SETTINGS,
     ancillary_updaters,
     installed,
     read_optional,
+    settings_cuts,
 )
 from upskill.lifecycle.contextfiles import configured_reads
 from upskill.lifecycle.desired import Desired, clients_for, render_desired
@@ -35,6 +38,7 @@ from upskill.lifecycle.selection import expand, recorded
 from upskill.sources.spec import SourceSpec, canonical_label, recorded_spec_of
 from upskill.state.lockfile import (
     BundleRecord,
+    EditRecord,
     ItemRecord,
     Lockfile,
     OutputRecord,
@@ -67,6 +71,8 @@ class Outcome:
     repinned: tuple[Repin, ...] = ()
     # Per kept file upskill never wrote: the diff from it to upskill's rendering.
     diffs: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    # Ancillary files upskill created and now takes back (`lifecycle.edits`).
+    ancillary_removes: tuple[Remove, ...] = ()
 
     def transaction(self, current_lock_bytes: bytes | None) -> Transaction:
         writes = [
@@ -76,6 +82,7 @@ class Outcome:
         ]
         writes += list(self.ancillary)
         removes = [Remove(a.path, a.expected or "") for a in self.plan.actions if a.op.removes]
+        removes += list(self.ancillary_removes)
         new_lock = serialise_lockfile(self.lock)
         lock_bytes = None if new_lock == current_lock_bytes else new_lock
         return Transaction(tuple(writes), tuple(removes), lock_bytes)
@@ -189,11 +196,11 @@ def plan_install(
     ).normalised()
     written = sorted({c for cs in desired.item_clients.values() for c in cs})
     ours = frozenset(c.path for c in current if c.owned is comp.Owned.OURS)
-    ancillary = _ancillary(scope, lock, new_lock, installing=True, compiled=ours)
+    extras = _ancillary(scope, lock, new_lock, installing=True, compiled=ours)
     return Outcome(
         plan,
-        new_lock,
-        ancillary,
+        dataclasses.replace(new_lock, edits=extras.edits),
+        extras.writes,
         tuple(new_items),
         removed,
         tuple(c for c in SELECTABLE_CLIENTS if c in written),
@@ -201,6 +208,7 @@ def plan_install(
         observer.files,
         _repins(resolution, lock),
         foreign_diffs(scope.root, plan.actions),
+        extras.removes,
     )
 
 
@@ -297,6 +305,13 @@ def _with_compiled(
     return dataclasses.replace(desired, files=files), records | built.records
 
 
+@dataclass(frozen=True)
+class _Extras:
+    writes: tuple[Write, ...]
+    removes: tuple[Remove, ...]
+    edits: tuple[EditRecord, ...]  # the lock's record of settings edits after the run
+
+
 def _ancillary(
     scope: Scope,
     before: Lockfile,
@@ -304,21 +319,37 @@ def _ancillary(
     *,
     installing: bool,
     compiled: frozenset[str] = frozenset(),
-) -> tuple[Write, ...]:
+) -> _Extras:
     """Ancillary writes for a run taking the scope from `before` to `after`. `compiled`:
     the instructions files upskill compiles itself; nothing imports them (Claude reads
-    its own copies of those rules)."""
+    its own copies of those rules). A settings file upskill edits has the edit recorded,
+    and undone when the registration is taken back (`lifecycle.edits`)."""
     home = scope.kind is ScopeKind.GLOBAL
     agents_md = installing and AGENTS_MD not in compiled and (scope.root / AGENTS_MD).is_file()
-    updaters = ancillary_updaters(
-        installed(before, home=home), installed(after, home=home), home=home, agents_md=agents_md
-    )
-    writes = []
+    was, now = installed(before, home=home), installed(after, home=home)
+    updaters = ancillary_updaters(was, now, home=home, agents_md=agents_md)
+    settings = {r.settings for r in SETTINGS.values()}
+    recorded = {e.path: e for e in before.edits}
+    writes, removes = [], []
     for rel, update in updaters.items():
-        new = update(read_optional(scope.root / rel, scope.root))
+        old = read_optional(scope.root / rel, scope.root)
+        new = update(old)
         if new is not None:
             writes.append(Write(rel, new))
-    return tuple(writes)
+            if rel in settings:
+                recorded[rel] = ed.record(rel, old, new)
+    for rel, (apply, cut) in settings_cuts(was, now, home=home).items():
+        edit = recorded.pop(rel, None)
+        if edit is None:  # upskill never added the member: the team's own, kept
+            continue
+        done = ed.undo(edit, read_optional(scope.root / rel, scope.root), apply, cut)
+        if done.keep:
+            continue
+        if done.data is None:
+            removes.append(Remove(rel, done.expected))
+        else:
+            writes.append(Write(rel, done.data))
+    return _Extras(tuple(writes), tuple(removes), tuple(recorded.values()))
 
 
 def plan_remove(scope: Scope, lock: Lockfile, keys: Iterable[str]) -> Outcome:
@@ -360,7 +391,8 @@ def plan_remove(scope: Scope, lock: Lockfile, keys: Iterable[str]) -> Outcome:
         bundles=tuple(bundles),
         outputs=_owned(plan),
     ).normalised()
-    ancillary = _ancillary(scope, lock, new_lock, installing=False)
+    extras = _ancillary(scope, lock, new_lock, installing=False)
+    new_lock = dataclasses.replace(new_lock, edits=extras.edits)
     warnings: tuple[str, ...] = ()
     if lock.items and not lock.outputs:
         warnings = (
@@ -368,7 +400,15 @@ def plan_remove(scope: Scope, lock: Lockfile, keys: Iterable[str]) -> Outcome:
             "items' files were left in place; run `upskill update` before `remove` to adopt them",
         )
     return Outcome(
-        plan, new_lock, ancillary, (), tuple(sorted(managed)), (), warnings, observer.files
+        plan,
+        new_lock,
+        extras.writes,
+        (),
+        tuple(sorted(managed)),
+        (),
+        warnings,
+        observer.files,
+        ancillary_removes=extras.removes,
     )
 
 

@@ -47,7 +47,7 @@ _ITEM_FIELDS = (
 )
 _BUNDLE_FIELDS = ("name", "source", "ref", "items")
 _OUTPUT_FIELDS = ("path", "sha256", "size", "mode", "owners")
-_TOP_FIELDS = ("schema", "items", "bundles", "plugins", "mcps", "outputs", "generator")
+_TOP_FIELDS = ("schema", "items", "bundles", "plugins", "mcps", "outputs", "generator", "edits")
 
 
 _E = TypeVar("_E", McpEntry, PluginEntry)
@@ -107,6 +107,21 @@ class OutputRecord:
 
 
 @dataclass(frozen=True)
+class EditRecord:
+    """An edit upskill made to a file it does not own (VS Code's `.vscode/settings.json`),
+    kept so that removal can undo it byte for byte: the file did not exist (`created`),
+    or its text had `was` where upskill's write has `length` characters from `at`.
+    `sha256` is upskill's write: a file changed since is not restored from the record."""
+
+    path: str
+    sha256: str
+    created: bool = False
+    at: int = 0
+    length: int = 0
+    was: str = ""
+
+
+@dataclass(frozen=True)
 class Lockfile:
     items: tuple[ItemRecord, ...] = ()
     bundles: tuple[BundleRecord, ...] = ()
@@ -115,6 +130,7 @@ class Lockfile:
     outputs: tuple[OutputRecord, ...] = ()
     generator: str | None = None  # "upskill <version>" that rendered the recorded outputs
     extra: Mapping[str, Any] = field(default_factory=dict)
+    edits: tuple[EditRecord, ...] = ()
 
     def item(self, kind: str, name: str) -> ItemRecord | None:
         return self._index.get((kind, name))
@@ -146,6 +162,7 @@ class Lockfile:
             tuple(outputs),
             self.generator,
             self.extra,
+            tuple(sorted(self.edits, key=lambda e: e.path)),
         )
 
 
@@ -196,6 +213,7 @@ def parse_lockfile(data: bytes, path: Path) -> Lockfile:
         outputs=tuple(reader.output(x) for x in reader.array(raw, "outputs")),
         generator=reader.string(raw, "generator", "top level", required=False),
         extra={k: v for k, v in raw.items() if k not in _TOP_FIELDS},
+        edits=tuple(reader.edit(x) for x in reader.array(raw, "edits")),
     )
 
 
@@ -303,6 +321,19 @@ class _Reader:
             raise self.fail('`outputs` entry field `mode` must be "0644" or "0755"')
         return OutputRecord(path, sha, size, tuple(owners), int(mode, 8))
 
+    def edit(self, raw: Any) -> EditRecord:
+        rec = self.record(raw, "edits")
+        path = self.string(rec, "path", "edits", required=True) or ""
+        _check_relative(path, self)
+        sha = self.string(rec, "sha256", "edits", required=True) or ""
+        if rec.get("created", False) is True:
+            return EditRecord(path, sha, created=True)
+        at, length = self.count(rec, "at", "edits"), self.count(rec, "length", "edits")
+        was = rec.get("was")
+        if at is None or length is None or type(was) is not str:
+            raise self.fail("`edits` entry needs `created: true`, or `at`, `length` and `was`")
+        return EditRecord(path, sha, at=at, length=length, was=was)
+
 
 def _check_name(name: str, reader: _Reader) -> None:
     if "/" in name or "\\" in name or name in (".", "..") or name.startswith("."):
@@ -369,6 +400,13 @@ def lockfile_to_json(lock: Lockfile) -> dict[str, Any]:
         ]
     if lock.generator is not None and lock.outputs:  # it describes the recorded outputs
         out["generator"] = lock.generator
+    if lock.edits:
+        out["edits"] = [
+            {"path": e.path, "sha256": e.sha256, "created": True}
+            if e.created
+            else {"path": e.path, "sha256": e.sha256, "at": e.at, "length": e.length, "was": e.was}
+            for e in lock.edits
+        ]
     out.update(lock.extra)
     return out
 
