@@ -328,6 +328,10 @@ class Client:
     # in `reads`, each copy of a name listed (`lifecycle.agentplace`).
     agent_trees: tuple[str, ...] = ()
     baseline: bool = False  # in the selection when nothing chose or detected clients
+    # It reads a whitespace-preceded `@word` outside code spans in its instructions files
+    # as an import of that file (Gemini CLI's memport), with no escape keeping the text:
+    # such words in a rule are reported (`render.imports`).
+    at_imports: bool = False
 
     @property
     def render_as(self) -> str:

@@ -84,4 +84,8 @@ CLIENT = Client(
     # geminicli.com/docs/cli/gemini-md ("context.fileName"): with `AGENTS.md`
     # listed there Gemini reads it too, so a rule compiled into it reaches Gemini there.
     context_files=ContextFiles(".gemini/settings.json", ("context", "fileName")),
+    # geminicli.com/docs/reference/memport; verified with gemini-cli 0.61.0 offline:
+    # "ask @security-team" reaches the model as "ask <!-- Import failed: security-team
+    # - ENOENT ... -->" (tests/clients/test_gemini_imports.py).
+    at_imports=True,
 )

@@ -22,6 +22,7 @@ from upskill.markdown import LinkRewrite
 from upskill.render.body import render_body
 from upskill.render.compiled import section_bytes
 from upskill.render.frontmatter import build_frontmatter
+from upskill.render.imports import at_imports, import_note
 from upskill.render.tables import (
     GENERATED_FILE_MODE,
     PROJECT,
@@ -136,11 +137,14 @@ def _render(item: Item, target: str, name: str, site: Site) -> Rendering:
         if isinstance(item, Rule) and item.scope_paths:
             why = f"{target} reads one instructions file, without file patterns"
             return Rendering((), (f"{item.entrypoint}: path-scoped rule not delivered: {why}",))
-        data = section_bytes(render_body(item, target, None))
+        body = render_body(item, target, None)
+        data = section_bytes(body)
         lost = [f"{item.entrypoint}: {target} reads one instructions file: resources not delivered"]
+        spec = get(target)
+        notes = [import_note(spec.name, w) for _, w in at_imports(body)] if spec.at_imports else []
         return Rendering(
             (OutputFile(where.entrypoint(name), data, GENERATED_FILE_MODE),),
-            tuple(lost if item.resources else ()),
+            tuple((lost if item.resources else []) + [f"{item.entrypoint}: {n}" for n in notes]),
         )
     fields, warnings = build_frontmatter(item, target, name, site)
     body = render_body(item, target, rewrite)

@@ -9,6 +9,7 @@ error it would repeat.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from upskill.author.targets import Target
 from upskill.errors import FormatError
 from upskill.format.frontmatter import split_frontmatter
 from upskill.format.items import read_text
+from upskill.format.model import Rule
 from upskill.format.yamlio import load_yaml, top_level_key_lines
 
 # Errors from these rules would be repeated by the model validation.
@@ -155,6 +157,25 @@ class FileLinter(Collector):
                 self.findings.append(finding)
             return
         self._model_warnings(item.warnings, key_lines, reported)
+        if isinstance(item, Rule):
+            self._at_imports(item, text)
+
+    def _at_imports(self, rule: Rule, text: str) -> None:
+        """`at-import`: a word a client reading the rule compiled takes for an import
+        (`render.imports`), in the body that client receives; the line is the word's
+        first in the file."""
+        from upskill.clients import CLIENTS
+        from upskill.render.body import source_body
+        from upskill.render.imports import at_imports, import_note
+        from upskill.render.item import targets_client
+
+        for client in CLIENTS:
+            if not client.at_imports or not targets_client(rule, client.id):
+                continue
+            for _, word in at_imports(source_body(rule, client.id)):
+                at = re.search(rf"(?:^|[ \t\r\n])@{re.escape(word)}", text)
+                line = text.count("\n", 0, at.start() + 1) + 1 if at else None
+                self.add(line, "at-import", Severity.WARNING, import_note(client.name, word))
 
     def _differs(self, actual: str, expected: str, first_line: int, rule: str, msg: str) -> None:
         """A warning at the first line where `actual` departs from what fmt would write."""
