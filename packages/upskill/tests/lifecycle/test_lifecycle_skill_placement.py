@@ -144,3 +144,30 @@ def test_global_scope_keeps_the_largest_group_and_says_who_misses(cli, tmp_path)
         "windsurf (one copy in .agents/skills/ serves every client that reads it)"
     ]
     assert _skills(cli.home) == {".agents/skills/dx/SKILL.md": COMMON}
+
+
+GEMINI = HEAD + "Common.\n\nGemini only.\n"
+
+
+def test_vscode_shows_its_own_copy_beside_gemini(cli, project, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # VS Code reads `.github/skills`, `.agents/skills` and `.claude/skills` and loads the
+    # first copy of a name (clients/vscode.py): beside Gemini's `.agents/skills` copy it
+    # shows the `.github/skills` one, written for Copilot CLI and VS Code, once.
+    for body, gemini in (("Common.\n", COMMON), (GEMINI_BLOCK, GEMINI)):
+        reg = _source(tmp_path / gemini[-6:-2], body)
+        out = cli.ok("add", str(reg), "--gemini", "--copilot", "--vscode", cwd=project, extra=BIN)
+        assert _placement_lines(out.stderr) == []
+        assert _skills(project) == {
+            ".agents/skills/dx/SKILL.md": gemini,
+            ".github/skills/dx/SKILL.md": COMMON,
+        }
+        assert _owners(project) == {
+            ".agents/skills/dx/SKILL.md": ["skill:dx@gemini"],
+            ".github/skills/dx/SKILL.md": ["skill:dx@copilot", "skill:dx@vscode"],
+        }
+        report = json.loads(cli.run("doctor", "--json", cwd=project, extra=BIN).stdout)
+        assert report["duplicate_reads"] == []
+        cli.ok("remove", "-y", "dx", cwd=project, extra=BIN)
+
+
+GEMINI_BLOCK = "Common.\n\n<!-- @client:gemini -->\nGemini only.\n<!-- @endclient -->\n"

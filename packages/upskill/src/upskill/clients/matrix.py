@@ -92,8 +92,8 @@ def skills_table() -> str:
     lines = ["| client | project skill trees it reads, preferred first | one name in several |"]
     lines.append("| --- | --- | --- |")
     for c in CLIENTS:
-        if c.tree or SKILL not in c.kinds:
-            continue
+        if (c.tree and not c.skill_trees) or SKILL not in c.kinds:
+            continue  # a client rendering another's tree is listed where its facts differ
         trees = ", ".join(f"`{t}`" for t in c.project_skill_trees())
         if len(c.project_skill_trees()) == 1:
             shows = "—"

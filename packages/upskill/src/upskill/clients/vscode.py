@@ -24,7 +24,10 @@ CLIENT = Client(
     tree="copilot",
     kinds=copilot.KINDS,
     detect=Detect(paths=(".vscode",), executables=("code",)),
-    docs=("https://code.visualstudio.com/docs/copilot/customization/mcp-servers",),
+    docs=(
+        "https://code.visualstudio.com/docs/copilot/customization/mcp-servers",
+        "https://code.visualstudio.com/docs/agents/reference/agent-skills-reference",
+    ),
     tools=copilot.TOOLS,
     models=copilot.MODELS,
     rule_fields=copilot.rule_fields,
@@ -58,5 +61,14 @@ CLIENT = Client(
     ),
     # Copilot CLI's list less `GEMINI.md`, which VS Code is not documented to read.
     reads=tuple(r for r in copilot.CLIENT.reads if r != "GEMINI.md"),
+    # VS Code has no offline CLI. Its skill trees: the docs' "Skill locations" table
+    # (code.visualstudio.com/docs/agents/reference/agent-skills-reference: Copilot
+    # `.github/skills/`, Codex `.agents/skills/`, Claude `.claude/skills/`), in the order
+    # of microsoft/vscode's `DEFAULT_SKILL_SOURCE_FOLDERS` (chat/common/promptSyntax/
+    # config/promptFileLocations.ts). One name in several: `computeSkillDiscoveryInfo`
+    # (promptSyntax/service/promptsServiceImpl.ts) loads the first, workspace before
+    # personal, and skips the others as `duplicate-name`.
+    skill_trees=(".github/skills/", ".agents/skills/", ".claude/skills/"),
+    dedupes=True,
     baseline=True,
 )
