@@ -123,6 +123,7 @@ CLIENT = Client(
     # One agent name in `.github/agents` and `.claude/agents`, each with its own
     # description (1.0.102): `copilot --agent <unknown>` names it once, and the turn's
     # request to a local model endpoint carries the `.github/agents` description only.
+    # At user level it reads `~/.copilot/agents` and no `~/.claude/agents` (same probe).
     agent_trees=(".github/agents/", ".claude/agents/"),
     reads=(
         ".claude/rules/",
