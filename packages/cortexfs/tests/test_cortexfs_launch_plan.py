@@ -93,11 +93,15 @@ def test_exact_chain_without_network() -> None:
         "--ro-bind", "/ctx-host/agent/coder.d", "/ctx/agent/coder.d",
         "--remount-ro", "/ctx/agent",
         "--perms", "0755", "--tmpfs", "/ctx/shared", "--remount-ro", "/ctx/shared",
-        "--bind", "/home/me/proj", "/workspace",
-        "--ro-bind", "/srv/tools", "/opt/tools",
+        "--bind-fd", "/home/me/proj", "/workspace",
+        "--ro-bind-fd", "/srv/tools", "/opt/tools",
         "--remount-ro", "/", "--chdir", "/workspace", "--",
         "/ctx/bin/ctxterm", "--umask", "0077", "--", "codex", "--full-auto",
     ]  # fmt: skip
+    # bubblewrap's options (handed over through --args) and the sources pinned by fd
+    start, end = launch.bwrap
+    assert (launch.argv[start], launch.argv[end]) == ("/usr/bin/bwrap", "--")
+    assert [launch.argv[i] for i in launch.pins] == ["/home/me/proj", "/srv/tools"]
     assert launch.identity == Identity(4242, 4242, (4300,), 0o077)
     assert launch.mounts.notes == ("/opt/tools: read-only (policy grants no mount:tools write)",)
     assert launch.network.reason == "policy grants no network:default connect"
@@ -131,7 +135,7 @@ def test_tsh_launch_keeps_ctx_read_only_and_mounts_follow_policy() -> None:
     argv = list(launch.argv)
     assert argv[-6:] == ["/ctx/bin/ctxterm", "--pty", "--umask", "0077", "--", "/ctx/bin/tsh"]
     assert has(argv, "--ro-bind", "/ctx-host", "/ctx")
-    assert has(argv, "--ro-bind", "/home/me/proj", "/workspace")
+    assert has(argv, "--ro-bind-fd", "/home/me/proj", "/workspace")
     assert launch.mounts.notes == ("/opt/tools: left out (policy grants no mount:tools read)",)
     bare = plan(spec(policy=""), LaunchRequest(("x",), False, "/home/me/proj"))
     assert "/workspace" not in bare.argv
@@ -200,7 +204,7 @@ def test_binds_name_the_resolved_path_that_was_checked() -> None:
     links = {"/srv/tools": "/srv/real-tools", "/home/me/proj": "/var/lib/cfs/home"}
     host = facts(paths=PathFacts(lambda path: links.get(path, path), in_storage))
     launch = plan(request=LaunchRequest(("x",), False, "/srv/ws"), host=host)
-    assert has(list(launch.argv), "--ro-bind", "/srv/real-tools", "/opt/tools")
+    assert has(list(launch.argv), "--ro-bind-fd", "/srv/real-tools", "/opt/tools")
     with pytest.raises(BadInput, match=r"^/home/me/proj: the workspace is, holds or lies"):
         plan(host=host)  # its workspace /home/me/proj resolves into the storage
 

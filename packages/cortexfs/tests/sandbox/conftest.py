@@ -61,6 +61,12 @@ def require_sandbox() -> None:
     pytest.skip(f"sandbox unavailable: {reason}")
 
 
+@pytest.fixture
+def sandbox_tools() -> None:
+    """For tests that run bubblewrap themselves, without a world."""
+    require_sandbox()
+
+
 @dataclass
 class World:
     """The runtime, a mount, the fakes and a workspace, under one world-readable dir."""

@@ -6,6 +6,8 @@ writable, whether 127.0.0.1:53 answers, and its stdin. `fake-cli hold DIR` write
 and a child's pid to DIR, then waits; on SIGTERM it writes DIR/term-<pid> and exits.
 `fake-cli raw SOCKET LINE...` sends each line to a Unix socket and prints each reply.
 `fake-cli fork N` and `fake-cli alloc MIB` run into the task and memory limits.
+`fake-cli procs` prints what /proc shows of every process: cmdline and environ (or the
+errno reading it).
 """
 
 import errno
@@ -130,6 +132,21 @@ def fork(count):
         os.waitpid(pid, 0)
 
 
+def procs():
+    found = {}
+    for pid in sorted((p for p in os.listdir("/proc") if p.isdigit()), key=int):
+        found[pid] = {name: probe_bytes(f"/proc/{pid}/{name}") for name in ("cmdline", "environ")}
+    print(json.dumps(found), flush=True)
+
+
+def probe_bytes(path):
+    try:
+        with open(path, "rb") as handle:
+            return handle.read().decode("utf-8", "replace").split("\0")
+    except OSError as exc:
+        return errno.errorcode.get(exc.errno, str(exc.errno))
+
+
 def alloc(mib):
     """Touch `mib` MiB; print a line after each 16 MiB."""
     chunks = []
@@ -150,6 +167,8 @@ def main():
         hold(args[0])
     elif mode == "raw":
         raw(args[0], args[1:])
+    elif mode == "procs":
+        procs()
 
 
 def raw(path, lines):

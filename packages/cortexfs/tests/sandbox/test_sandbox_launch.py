@@ -147,3 +147,25 @@ def test_pty_and_shared_umask(world, make_agent) -> None:
     assert got["cwd"] == "/tmp"
     assert "/workspace" not in got["mounts"]
     assert got["mounts"]["/ctx"].startswith("rw")
+
+
+def test_no_host_path_shows_in_the_sandbox_proc(world, make_agent) -> None:
+    """bubblewrap's options (the mount, runtime, run directory and bind sources on the
+    host) reach it through --args, so /proc/1/cmdline (its init) names none of them, and
+    no environment readable there does either."""
+    agent = make_agent(
+        "mount:workspace write", "mount:fake read", extra=("--mount", world.fake_row())
+    )
+    agent.start("/opt/fake/fake-cli", "procs")
+    events = agent.events()
+    assert events[-1]["status"] == "ok", events
+    shown = json.loads("".join(e["text"] for e in events if e["type"] == "delta"))
+    cmdline = shown["1"]["cmdline"]
+    assert cmdline[:2] == ["/usr/bin/bwrap", "--args"] and cmdline[3:] == [
+        "--", "/ctx/bin/ctxterm", "--umask", "0077", "--", "/opt/fake/fake-cli", "procs", "",
+    ]  # fmt: skip
+    host_paths = [str(world.base), str(world.ctx), str(world.storage), "/run/cortexfs"]
+    environs = [p["environ"] for p in shown.values() if isinstance(p["environ"], list)]
+    assert len(environs) == len(shown) == 3  # bubblewrap's init, ctxterm, the CLI: all read
+    for text in ["\0".join(cmdline), *("\0".join(e) for e in environs)]:
+        assert not [p for p in host_paths if p in text], text

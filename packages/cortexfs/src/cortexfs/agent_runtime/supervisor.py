@@ -62,7 +62,10 @@ class Supervisor:
         self.roots: set[int] = set()
         self.cgroup: cgroups.Cgroup | None = None
         home = f"{cfg.ctx_host}/home/{self.identity.uid}/agent/{cfg.ref.name}"
-        self.runner = TurnRunner(self._plan, home, cfg.ref.abi_path, cfg.paths.stderr, self.roots)
+        self.runner = TurnRunner(
+            self._plan, home, cfg.ref.abi_path, cfg.paths.stderr, self.roots,
+            host.paths.exposes_ctx,
+        )  # fmt: skip
         self.runner.last = first
         limit = (host.tools.prlimit, *prlimit_args(first.limits, host.view.nofile_hard,
                                                      first.cgroup), "--")  # fmt: skip

@@ -16,6 +16,7 @@ from cortexfs.agent_runtime import fs_ops, procs
 from cortexfs.agent_runtime.sessions import SessionRef, begin_ops, end_ops
 from cortexfs.agent_runtime.turns import RUNNING, Turn
 from cortexfs.errors import EXIT_INTERNAL, EXIT_UNAVAILABLE, CtxError
+from cortexfs.launch import pin
 from cortexfs.launch.chain import Launch
 from cortexfs.launch.host import SYSTEM_PATH
 
@@ -43,13 +44,14 @@ def _tail(path: str) -> str:
 class TurnRunner:
     def __init__(
         self, plan: Callable[[str | None], Launch], session_home: str, agent_abi: str,
-        stderr_path: Callable[[str], str], roots: set[int],
+        stderr_path: Callable[[str], str], roots: set[int], exposes_ctx: Callable[[str], bool],
     ) -> None:  # fmt: skip
         self.plan = plan
         self.session_home = session_home
         self.agent_abi = agent_abi
         self.stderr_path = stderr_path
         self.roots = roots  # chain pids of running turns: the broker's peers descend from one
+        self.exposes_ctx = exposes_ctx  # checked again on each pinned bind source at spawn
         self.last: Launch | None = None  # the most recent launch (shown by `status`)
 
     def _session(self, turn: Turn, launch: Launch) -> SessionRef | None:
@@ -86,6 +88,9 @@ class TurnRunner:
         except OSError as exc:
             turn.emit("error", errno="EIO", message=f"{launch.argv[0]}: {exc.strerror}")
             code = EXIT_UNAVAILABLE
+        except CtxError as exc:  # a bind source changed after the plan checked it
+            turn.emit("error", errno=exc.errno_name, message=exc.message)
+            code = exc.exit_code
         status = "cancelled" if turn.cancelled else ("ok" if code == 0 else "error")
         extra = {} if status == "ok" else {"stderr": _tail(self.stderr_path(turn.id))}
         if session:
@@ -97,11 +102,16 @@ class TurnRunner:
         turn.emit("done", status=status, exit_code=code, **extra)
 
     def _spawn(self, turn: Turn, launch: Launch) -> int:
-        with open(self.stderr_path(turn.id), "wb") as stderr:
-            proc = subprocess.Popen(
-                list(launch.argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
-                env={"PATH": SYSTEM_PATH}, cwd="/", start_new_session=True,
-            )  # fmt: skip
+        spawnable = pin.prepare(launch, self.exposes_ctx)
+        try:
+            with open(self.stderr_path(turn.id), "wb") as stderr:
+                proc = subprocess.Popen(
+                    list(spawnable.argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                    stderr=stderr, env={"PATH": SYSTEM_PATH}, cwd="/", start_new_session=True,
+                    pass_fds=spawnable.fds,
+                )  # fmt: skip
+        finally:
+            spawnable.close()
         turn.pid = proc.pid
         self.roots.add(proc.pid)
         try:

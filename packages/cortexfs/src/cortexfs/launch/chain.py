@@ -53,6 +53,10 @@ class Launch:
     mounts: MountPlan
     limits: Limits
     cgroup: bool
+    # argv[bwrap[0]] is bubblewrap and argv[bwrap[1]] the `--` ending its options: what
+    # launch/pin.py hands it through `--args FD` (with the pinned sources' descriptors).
+    bwrap: tuple[int, int] = (0, 0)
+    pins: tuple[int, ...] = ()  # argv indices of pinned sources (`--bind-fd SOURCE DEST`)
 
 
 def sandbox_env(
@@ -75,13 +79,15 @@ def _step(bind: Bind) -> list[str]:
     if bind.kind == "seal":
         return ["--remount-ro", bind.target]
     option = "--bind" if bind.writable else "--ro-bind"
+    if bind.pinned:  # the source is replaced by its checked descriptor at spawn
+        return [option + "-fd", bind.source, bind.target]
     return [option + ("-try" if bind.optional else ""), bind.source, bind.target]
 
 
 def _bwrap(
     tools: HostTools, view: SystemView, env: list[tuple[str, str]], network: NetworkPlan,
     mounts: MountPlan, limits: Limits,
-) -> list[str]:  # fmt: skip
+) -> tuple[list[str], list[int]]:  # fmt: skip
     argv = [
         tools.bwrap, "--die-with-parent", "--unshare-pid", "--unshare-uts", "--unshare-ipc",
         "--hostname", HOSTNAME, "--unshare-user", "--disable-userns", "--cap-drop", "ALL",
@@ -96,10 +102,13 @@ def _bwrap(
         argv += ["--symlink", target, path] if target else ["--ro-bind", path, path]
     argv += ["--proc", "/proc", "--dev", "/dev"]
     argv += ["--perms", "1777", "--size", str(limits.tmp_bytes), "--tmpfs", SANDBOX_TMP]
+    pins = []
     for bind in mounts.binds:
+        if bind.pinned:
+            pins.append(len(argv) + 1)
         argv += _step(bind)
     argv += ["--remount-ro", "/", "--chdir", mounts.cwd]
-    return argv
+    return argv, pins
 
 
 def build_chain(
@@ -123,9 +132,9 @@ def build_chain(
     ]  # fmt: skip
     prlimit = [tools.prlimit, *prlimit_args(limits, view.nofile_hard, cgroup), "--"]
     ctxterm = [CTXTERM, *(["--pty"] if pty else []), "--umask", f"{identity.umask:04o}", "--"]
-    argv = (
-        *network.prefix, *prlimit, *setpriv,
-        *_bwrap(tools, view, env, network, mounts, limits), "--",
-        *ctxterm, *(command or (TSH,)),
-    )  # fmt: skip
-    return Launch(argv, tuple(env), identity, network, mounts, limits, cgroup)
+    head = (*network.prefix, *prlimit, *setpriv)
+    bwrap, pins = _bwrap(tools, view, env, network, mounts, limits)
+    argv = (*head, *bwrap, "--", *ctxterm, *(command or (TSH,)))
+    span = (len(head), len(head) + len(bwrap))
+    at = tuple(len(head) + i for i in pins)
+    return Launch(argv, tuple(env), identity, network, mounts, limits, cgroup, span, at)

@@ -42,6 +42,10 @@ class Bind:
     writable: bool
     kind: str = "bind"
     optional: bool = False  # a bind whose source does not exist is skipped
+    # A host path the plan resolved and checked (workspace, rows): bound through a
+    # descriptor opened and checked again at spawn, so a directory renamed and replaced
+    # after the check is never what gets bound (launch/pin.py).
+    pinned: bool = False
 
 
 @dataclass(frozen=True)
@@ -101,7 +105,7 @@ def _rows(spec: AgentSpec, host: PathFacts, taken: set[str]) -> tuple[list[Bind]
         if row.writable and not writable:
             notes.append(f"{row.target}: read-only (policy grants no mount:{name} write)")
         taken.add(row.target)
-        binds.append(Bind(source, row.target, writable))
+        binds.append(Bind(source, row.target, writable, pinned=True))
     return binds, notes
 
 
@@ -190,7 +194,7 @@ def plan_mounts(
             )
         bound, writable = _granted(spec, WORKSPACE, True)
         if bound:
-            binds.append(Bind(workspace, WORKSPACE, writable))
+            binds.append(Bind(workspace, WORKSPACE, writable, pinned=True))
         else:
             taken.clear()
             notes.append(f"{WORKSPACE}: left out (policy grants no mount:workspace read)")
