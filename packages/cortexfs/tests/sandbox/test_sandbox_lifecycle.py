@@ -135,10 +135,11 @@ def test_a_sandbox_that_cannot_start_reports_why(world, make_agent) -> None:
         "mount:gone read", extra=("--mount", f"{world.base}/no-such-dir:/opt/gone:ro")
     )
     agent.start("/bin/true", options=("--no-workspace",))
-    events = agent.events("")
-    done = events[-1]
-    assert (done["type"], done["status"], done["exit_code"]) == ("done", "error", 1)
-    assert "no-such-dir" in done["stderr"]
+    sent = agent.send("")  # the source is opened (pinned) before bubblewrap starts
+    assert sent.returncode == 1
+    assert sent.stderr.decode() == (
+        f"ctx: EINVAL: {world.base}/no-such-dir: cannot be bound: No such file or directory\n"
+    )
     session = world.ctx / "home" / str(world.uid) / "agent" / agent.name / "session" / "default"
     assert (session / "state").read_text() == "error\n"
 
