@@ -141,6 +141,9 @@ def test_a_sandbox_that_cannot_start_reports_why(world, make_agent) -> None:
         f"ctx: EINVAL: {world.base}/no-such-dir: cannot be bound: No such file or directory\n"
     )
     session = world.ctx / "home" / str(world.uid) / "agent" / agent.name / "session" / "default"
+    deadline = time.monotonic() + 10  # recorded right after the error event is sent
+    while (session / "state").read_text() != "error\n" and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert (session / "state").read_text() == "error\n"
 
 
