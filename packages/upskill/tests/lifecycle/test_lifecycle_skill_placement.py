@@ -141,9 +141,57 @@ def test_global_scope_keeps_the_largest_group_and_says_who_misses(cli, tmp_path)
     )
     assert _placement_lines(out.stderr) == [
         "warning: skill:dx: codex sees the copy in .agents/skills/, rendered for gemini, "
-        "windsurf (one copy in .agents/skills/ serves every client that reads it)"
+        "windsurf (Codex CLI lists the copy in each of .agents/skills/, .codex/skills/)"
     ]
     assert _skills(cli.home) == {".agents/skills/dx/SKILL.md": COMMON}
+
+
+def test_global_scope_moves_a_client_to_a_user_tree_only_it_reads(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # At user level Kilo prefers `~/.kilo/skills` to `~/.agents/skills` (verified with
+    # `kilo debug skill`), so its override goes there and the shared copy stays.
+    reg = _source(tmp_path, "Common.\n")
+    (reg / "skills" / "dx" / "SKILL.kilo.md").write_text("For Kilo.\n")
+    out = cli.ok("add", "-g", str(reg), "--codex", "--gemini", "--kilo", cwd=tmp_path, extra=BIN)
+    assert _placement_lines(out.stderr) == []
+    assert _skills(cli.home) == {
+        ".agents/skills/dx/SKILL.md": COMMON,
+        ".kilo/skills/dx/SKILL.md": HEAD + "For Kilo.\n",
+    }
+    assert _owners(cli.home) == {
+        ".agents/skills/dx/SKILL.md": ["skill:dx@codex", "skill:dx@gemini"],
+        ".kilo/skills/dx/SKILL.md": ["skill:dx@kilo"],
+    }
+
+
+def test_global_scope_keeps_opencode_off_a_shared_copy_it_may_prefer(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # At user level opencode shows one copy of a name from any of four trees, not always
+    # the same: its override reaches it only where no other copy is in those trees. So
+    # Codex's copy leaves `~/.agents/skills` for `~/.codex/skills`, which Codex also reads.
+    reg = _source(tmp_path, "Common.\n")
+    (reg / "skills" / "dx" / "SKILL.opencode.md").write_text("For opencode.\n")
+    out = cli.ok("add", "-g", str(reg), "--codex", "--opencode", cwd=tmp_path, extra=BIN)
+    assert _placement_lines(out.stderr) == []
+    assert _skills(cli.home) == {
+        ".codex/skills/dx/SKILL.md": COMMON,
+        ".config/opencode/skills/dx/SKILL.md": HEAD + "For opencode.\n",
+    }
+    assert _owners(cli.home) == {
+        ".codex/skills/dx/SKILL.md": ["skill:dx@codex"],
+        ".config/opencode/skills/dx/SKILL.md": ["skill:dx@opencode"],
+    }
+
+
+def test_global_scope_says_who_misses_when_opencode_shares_a_tree(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # Windsurf reads `~/.agents/skills` alone, and opencode may pick a copy there over
+    # one only it reads: one of the two cannot get its own rendering, and is told so.
+    reg = _source(tmp_path, "Common.\n")
+    (reg / "skills" / "dx" / "SKILL.opencode.md").write_text("For opencode.\n")
+    out = cli.ok("add", "-g", str(reg), "--windsurf", "--opencode", cwd=tmp_path, extra=BIN)
+    assert _placement_lines(out.stderr) == [
+        "warning: skill:dx: windsurf sees the copy in .agents/skills/, rendered for opencode "
+        "(one copy in .agents/skills/ serves every client that reads it)"
+    ]
+    assert _skills(cli.home) == {".agents/skills/dx/SKILL.md": HEAD + "For opencode.\n"}
 
 
 GEMINI = HEAD + "Common.\n\nGemini only.\n"

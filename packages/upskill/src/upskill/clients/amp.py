@@ -47,6 +47,16 @@ CLIENT = Client(
     # `amp skill list` (0.0.1790142911), one name in both trees: one entry, from
     # `.agents/skills` over `.claude/skills`; it reads no `.amp/skills`.
     skill_trees=(".agents/skills/", ".claude/skills/"),
+    # The same command at user level (the copy in each candidate tree under a test HOME,
+    # XDG_CONFIG_HOME at `~/.config`, the listed one removed until none is left):
+    # `~/.config/agents/skills` over `~/.agents/skills`, `~/.config/amp/skills` and
+    # `~/.claude/skills`.
+    user_skill_trees=(
+        ".config/agents/skills/",
+        ".agents/skills/",
+        ".config/amp/skills/",
+        ".claude/skills/",
+    ),
     dedupes=True,
     reads=("AGENTS.md", ".agents/skills/", ".claude/skills/"),
 )

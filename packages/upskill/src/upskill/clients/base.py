@@ -322,6 +322,14 @@ class Client:
     # not shows every copy. Empty: its own skills tree, then the skill trees in `reads`
     # (order not verified). Where set, verified with the command in its module's docs.
     skill_trees: tuple[str, ...] = ()
+    # The trees it reads skills from at user level (relative to $HOME), preferred first,
+    # verified like `skill_trees` with the command in its module's docs; `dedupes` holds
+    # there too. Empty: its own user-level skills tree only (cross-reads not verified).
+    user_skill_trees: tuple[str, ...] = ()
+    # False: at user level it shows one copy per name, but whose varies from run to run
+    # (opencode 1.18.33 scans its trees concurrently): it is sure to see its own rendering
+    # only when every copy it reads there is one.
+    user_skill_order: bool = True
     # The project trees it reads agents from, the one it prefers first, where it is
     # verified to show one agent per name, the first tree's copy (the command or the
     # documentation is in its module). Empty: its own agents tree, then the agent trees
@@ -344,6 +352,20 @@ class Client:
         where = self.kinds.get(SKILL)
         own = (where.project.tree,) if where is not None else ()
         return tuple(dict.fromkeys((*own, *(r for r in self.reads if r.endswith("skills/")))))
+
+    def skill_trees_at(self, home: bool) -> tuple[str, ...]:
+        """The trees it reads skills from in a scope, preferred first."""
+        if not home:
+            return self.project_skill_trees()
+        if self.user_skill_trees:
+            return self.user_skill_trees
+        where = self.kinds.get(SKILL)
+        return (where.at(True).tree,) if where is not None and where.serves(True) else ()
+
+    def ordered_skills(self, home: bool) -> bool:
+        """One skill name in several trees: it shows the first tree's copy (when it
+        `dedupes`) rather than an unpredictable one."""
+        return self.user_skill_order or not home
 
     def project_agent_trees(self) -> tuple[str, ...]:
         """The project trees it reads agents from, preferred first (`agent_trees`)."""

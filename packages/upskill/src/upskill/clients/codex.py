@@ -67,5 +67,8 @@ CLIENT = Client(
     # `codex debug prompt-input` (0.171.0) lists a skill from `.codex/skills` and one
     # from `.agents/skills` both, same name or not (no `.claude/skills`).
     skill_trees=(".agents/skills/", ".codex/skills/"),
+    # The same command at user level (a copy in each candidate tree under a test HOME):
+    # both `~/.agents/skills` and `~/.codex/skills` are listed.
+    user_skill_trees=(".agents/skills/", ".codex/skills/"),
     reads=(".agents/skills/", "AGENTS.md"),
 )

@@ -120,6 +120,10 @@ CLIENT = Client(
     # descriptions: one entry, from `.github/skills` over `.agents/skills` over
     # `.claude/skills`.
     skill_trees=(".github/skills/", ".agents/skills/", ".claude/skills/"),
+    # The same command at user level (the copy in each candidate tree under a test HOME,
+    # the listed one removed until none is left): `~/.copilot/skills` over
+    # `~/.agents/skills`; no `~/.claude/skills`.
+    user_skill_trees=(".copilot/skills/", ".agents/skills/"),
     # One agent name in `.github/agents` and `.claude/agents`, each with its own
     # description (1.0.102): `copilot --agent <unknown>` names it once, and the turn's
     # request to a local model endpoint carries the `.github/agents` description only.

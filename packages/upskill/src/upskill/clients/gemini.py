@@ -79,6 +79,10 @@ CLIENT = Client(
     # `.agents/skills` ("Skill conflict detected: ... is overriding the same skill from
     # .gemini/skills"); its own tree cannot win over the shared one. No `.claude/skills`.
     skill_trees=(".agents/skills/", ".gemini/skills/"),
+    # The same command at user level (the copy in each candidate tree under a test HOME,
+    # the listed one removed until none is left): `~/.agents/skills` over
+    # `~/.gemini/skills`.
+    user_skill_trees=(".agents/skills/", ".gemini/skills/"),
     dedupes=True,
     reads=(".agents/skills/", "GEMINI.md"),
     # geminicli.com/docs/cli/gemini-md ("context.fileName"): with `AGENTS.md`

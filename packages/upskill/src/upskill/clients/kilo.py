@@ -58,5 +58,16 @@ CLIENT = Client(
     # `kilo debug skill` (7.7.7), one name in several trees: one entry, from
     # `.kilo/skills` (or `.kilocode/skills`) over `.agents/skills` over `.claude/skills`.
     skill_trees=(".kilo/skills/", ".agents/skills/", ".claude/skills/"),
+    # The same command at user level (the copy in each candidate tree under a test HOME,
+    # XDG_CONFIG_HOME at `~/.config`, the listed one removed until none is left):
+    # `~/.kilo/skills` over `~/.kilocode/skills`, `~/.config/kilo/skills`,
+    # `~/.agents/skills` and `~/.claude/skills`.
+    user_skill_trees=(
+        ".kilo/skills/",
+        ".kilocode/skills/",
+        ".config/kilo/skills/",
+        ".agents/skills/",
+        ".claude/skills/",
+    ),
     reads=("AGENTS.md", ".agents/skills/", ".claude/skills/", "opencode.json"),
 )

@@ -89,20 +89,36 @@ def sources_table() -> str:
 
 def skills_table() -> str:
     """Which copy a client shows when one skill name is in several trees it reads."""
-    lines = ["| client | project skill trees it reads, preferred first | one name in several |"]
-    lines.append("| --- | --- | --- |")
+    lines = [
+        "| client | project skill trees it reads, preferred first | one name in several "
+        "| user-level skill trees it reads (under `~`) | one name in several |"
+    ]
+    lines.append("| --- | --- | --- | --- | --- |")
     for c in CLIENTS:
         if (c.tree and not c.skill_trees) or SKILL not in c.kinds:
             continue  # a client rendering another's tree is listed where its facts differ
-        trees = ", ".join(f"`{t}`" for t in c.project_skill_trees())
-        if len(c.project_skill_trees()) == 1:
-            shows = "—"
-        elif c.dedupes:
-            shows = "the first tree's copy only" if c.skill_trees else "one copy (order unverified)"
-        else:
-            shows = "every copy" if c.skill_trees else "every copy (unverified)"
-        lines.append(f"| {c.name} | {trees} | {shows} |")
+        project = _shows(c, c.project_skill_trees(), bool(c.skill_trees), ordered=True)
+        user = _shows(
+            c, c.skill_trees_at(True), bool(c.user_skill_trees), ordered=c.user_skill_order
+        )
+        if not c.user_skill_trees:  # its own tree is known; what else it reads is not
+            user = user.replace(" |", " (others not verified) |", 1)
+        lines.append(f"| {c.name} | {project} | {user} |")
     return "\n".join(lines) + "\n"
+
+
+def _shows(c: Client, trees: tuple[str, ...], verified: bool, *, ordered: bool) -> str:
+    """Two cells: the trees, and which copy of a name found in several the client shows."""
+    listed = ", ".join(f"`{t}`" for t in trees) or "—"
+    if len(trees) <= 1:
+        shows = "—"
+    elif c.dedupes and not ordered:
+        shows = "one copy, not always from the same tree"
+    elif c.dedupes:
+        shows = "the first tree's copy only" if verified else "one copy (order unverified)"
+    else:
+        shows = "every copy" if verified else "every copy (unverified)"
+    return f"{listed} | {shows}"
 
 
 def agents_table() -> str:

@@ -99,6 +99,17 @@ CLIENT = Client(
     # `opencode debug skill` (1.18.33), one name in several trees: one entry, from
     # `.opencode/skills` over `.agents/skills` over `.claude/skills`.
     skill_trees=(".opencode/skills/", ".agents/skills/", ".claude/skills/"),
+    # The same command at user level (the copy in each candidate tree under a test HOME,
+    # XDG_CONFIG_HOME at `~/.config`, the listed one removed until none is left) lists
+    # one entry from `~/.config/opencode/skills`, `~/.agents/skills`, `~/.opencode/skills`
+    # or `~/.claude/skills`, a different one first from run to run.
+    user_skill_trees=(
+        ".config/opencode/skills/",
+        ".agents/skills/",
+        ".opencode/skills/",
+        ".claude/skills/",
+    ),
+    user_skill_order=False,
     reads=(".claude/skills/", ".agents/skills/", "AGENTS.md", "CLAUDE.md"),
     baseline=True,
 )

@@ -5,9 +5,10 @@ Nine clients write skills to the shared `.agents/skills`, and most clients read
 other clients' skill trees too. When a skill renders the same for all of them,
 one copy serves every reader (`desired.served_elsewhere`). When it does not (a
 `<!-- @client -->` block, a `SKILL.<client>.md` override), one file cannot hold
-every rendering. Each client's registry entry says which project trees it
-reads skills from, preferred first, and whether it shows one copy per name
-(`Client.skill_trees`, `Client.dedupes`, verified with the real clients). This
+every rendering. Each client's registry entry says which trees it reads skills
+from in a project and at user level, preferred first, and whether it shows one
+copy per name (`Client.skill_trees`, `Client.user_skill_trees`, `Client.dedupes`,
+verified with the real clients). This
 module tries each rendering in each shared tree (and none there), moves a
 client whose copy lost to a tree only it reads where that makes it see its
 own, and keeps the placement where the fewest clients miss their rendering,
@@ -48,18 +49,17 @@ def own_tree(target: str, home: bool) -> str:
 
 
 def _reads(client: str, home: bool) -> tuple[str, ...]:
-    """The trees `client` reads skills from, preferred first. Global scope: only its own
-    tree is known (the cross-reads were verified in projects)."""
-    return (own_tree(render_target(client), home),) if home else get(client).project_skill_trees()
+    """The trees `client` reads skills from in a scope, preferred first."""
+    return get(client).skill_trees_at(home)
 
 
-def _private(client: str) -> tuple[str, ...]:
-    """Project skill trees `client` reads that no client of another render target reads
-    and no target writes as its own: a copy there reaches this client alone."""
+def _private(client: str, home: bool) -> tuple[str, ...]:
+    """Skill trees `client` reads in a scope that no client of another render target
+    reads there and no target writes as its own: a copy there reaches this client alone."""
     target = render_target(client)
-    owned = {c.kinds[SKILL].project.tree for c in CLIENTS if SKILL in c.kinds}
-    others = {t for c in CLIENTS if c.render_as != target for t in c.project_skill_trees()}
-    return tuple(t for t in get(client).project_skill_trees() if t not in owned | others)
+    owned = {c.kinds[SKILL].at(home).tree for c in CLIENTS if SKILL in c.kinds}
+    others = {t for c in CLIENTS if c.render_as != target for t in c.skill_trees_at(home)}
+    return tuple(t for t in _reads(client, home) if t not in owned | others)
 
 
 def _shape(rendering: Rendering, tree: str) -> tuple[str, bytes | object]:
@@ -102,14 +102,18 @@ class _Planner:
         return options
 
     def seen(self, client: str, writes: Mapping[str, str]) -> list[str]:
-        """The trees whose copy `client` shows, given what is written where."""
+        """The trees whose copy `client` shows, given what is written where (a client
+        that shows one copy in no fixed order: each it may show)."""
         copies = [tree for tree in _reads(client, self.home) if tree in writes]
-        return copies[:1] if get(client).dedupes else copies
+        spec = get(client)
+        return copies[:1] if spec.dedupes and spec.ordered_skills(self.home) else copies
 
     def satisfied(self, client: str, writes: Mapping[str, str]) -> bool:
         got = self.seen(client, writes)
         mine = self.shape[render_target(client)]
-        return len(got) == 1 and self.shape[writes[got[0]]] == mine
+        if not got or any(self.shape[writes[tree]] != mine for tree in got):
+            return False
+        return len(got) == 1 or get(client).dedupes
 
     def _served(self, target: str, served: Mapping[str, str]) -> bool:
         """It reads an identical copy that stays where it is (not in a shared tree)."""
@@ -126,9 +130,9 @@ class _Planner:
             {tree: t for tree, t in zip(self.shared, choice, strict=True) if t is not None}
         )
         for client in self.clients:
-            if self.home or self.satisfied(client, writes):
+            if self.satisfied(client, writes):
                 continue
-            for alt in _private(client):
+            for alt in _private(client, self.home):
                 attempt = {**writes, alt: render_target(client)}
                 if self.satisfied(client, attempt):
                     writes = attempt
@@ -169,14 +173,18 @@ class _Planner:
         spec = get(client)
         got = self.seen(client, writes)
         reads = _reads(client, self.home)
-        if self.home:
+        if len(reads) == 1:
             why = f"one copy in {reads[0]} serves every client that reads it"
+        elif spec.dedupes and not spec.ordered_skills(self.home):
+            why = f"{spec.name} shows one copy from {', '.join(reads)}, not always the same"
         elif spec.dedupes:
             why = f"{spec.name} prefers {got[0] if got else reads[0]} to any tree only it reads"
         else:
             why = f"{spec.name} lists the copy in each of {', '.join(reads)}"
         if not got:
             return f"{key}: {client} does not get it ({why})"
+        if len(got) > 1 and spec.dedupes:
+            return f"{key}: {client} sees one of the copies in {', '.join(got)} ({why})"
         if len(got) > 1:
             return f"{key}: {client} sees it {len(got)} times, in {', '.join(got)} ({why})"
         readers = ", ".join(owners[got[0]] or self.targets[writes[got[0]]])
