@@ -57,8 +57,8 @@ def installed(clients: Clients, tmp_path_factory: pytest.TempPathFactory) -> Ins
     placement = [line for line in done.stderr.splitlines() if "(agent:dx)" in line]
     assert placement == [
         "warning: cursor: 1 agent (agent:dx) listed 2 times, from .claude/agents/, "
-        ".codex/agents/ (Cursor lists the copy in each of .cursor/agents/, .claude/agents/, "
-        ".codex/agents/)"
+        ".codex/agents/ (Cursor reads .cursor/agents/, .claude/agents/, .codex/agents/ and "
+        "is not known to show one copy per name)"
     ]
     return Install("project", work, work, home, env, (), (), ("dx",), (), done.stderr)
 

@@ -29,8 +29,8 @@ FLAGS = {
 # says so in one line.
 CURSOR_TWICE = (
     "warning: cursor: 2 agents (agent:planner, agent:reviewer) listed 2 times, from "
-    ".claude/agents/, .codex/agents/ (Cursor lists the copy in each of .cursor/agents/, "
-    ".claude/agents/, .codex/agents/)\n"
+    ".claude/agents/, .codex/agents/ (Cursor reads .cursor/agents/, .claude/agents/, "
+    ".codex/agents/ and is not known to show one copy per name)\n"
 )
 LEFT_OUT = {
     "all": {

@@ -81,14 +81,16 @@ def test_lines_group_per_client_and_outcome() -> None:
         Miss("cursor", "agent:c", (".claude/agents/", ".codex/agents/"), ("claude", "codex")),
         Miss("cursor", "agent:d", (), ()),
     ]
-    reads = ".cursor/agents/, .claude/agents/, .codex/agents/"
+    why = (
+        "Cursor reads .cursor/agents/, .claude/agents/, .codex/agents/ and is not known to "
+        "show one copy per name"
+    )
     assert lines(misses) == [
-        f"cursor: 1 agent (agent:d) not delivered (Cursor lists the copy in each of {reads})",
+        f"cursor: 1 agent (agent:d) not delivered ({why})",
         "cursor: 2 agents (agent:a, agent:b) reach it as Claude Code's copy in "
-        f".claude/agents/, not in its own rendering (Cursor lists the copy in each of {reads}: "
-        "a copy of its own would be listed twice)",
-        "cursor: 1 agent (agent:c) listed 2 times, from .claude/agents/, .codex/agents/ "
-        f"(Cursor lists the copy in each of {reads})",
+        f".claude/agents/, not in its own rendering ({why}, so a copy of its own could be "
+        "listed twice)",
+        f"cursor: 1 agent (agent:c) listed 2 times, from .claude/agents/, .codex/agents/ ({why})",
     ]
 
 

@@ -13,6 +13,7 @@ BIN = {"PATH": "/usr/bin:/bin"}
 CLAUDE = ".claude/agents/reviewer.md"
 CURSOR = ".cursor/agents/reviewer.md"
 READS = ".cursor/agents/, .claude/agents/, .codex/agents/"
+UNKNOWN = " and is not known to show one copy per name"
 
 
 def _agents(root: Path) -> list[str]:
@@ -47,8 +48,8 @@ def test_cursor_reads_claudes_copy_and_gets_none_of_its_own(cli, project, regist
     assert _owners(project) == {CLAUDE: ["agent:reviewer@claude", "agent:reviewer@cursor"]}
     assert _lines(out.stderr) == [
         "warning: cursor: 1 agent (agent:reviewer) reaches it as Claude Code's copy in "
-        f".claude/agents/, not in its own rendering (Cursor lists the copy in each of {READS}: "
-        "a copy of its own would be listed twice)"
+        f".claude/agents/, not in its own rendering (Cursor reads {READS}{UNKNOWN}, so a copy "
+        "of its own could be listed twice)"
     ]
     # What Cursor's own rendering would have dropped is not reported: it is not written.
     assert "agent:reviewer (cursor)" not in out.stderr
@@ -81,7 +82,7 @@ def test_codex_and_claude_both_reach_cursor(cli, project, registry) -> None:  # 
     assert _agents(project) == [CLAUDE, ".codex/agents/reviewer.toml"]
     assert _lines(out.stderr) == [
         "warning: cursor: 1 agent (agent:reviewer) listed 2 times, from .claude/agents/, "
-        f".codex/agents/ (Cursor lists the copy in each of {READS})"
+        f".codex/agents/ (Cursor reads {READS}{UNKNOWN})"
     ]
     assert _doctor(cli, project) == [
         {
@@ -107,5 +108,5 @@ def test_vscode_is_told_it_lists_both(cli, project, registry) -> None:  # type: 
     assert _agents(project) == [CLAUDE, ".github/agents/reviewer.agent.md"]
     assert _lines(out.stderr) == [
         "warning: vscode: 1 agent (agent:reviewer) listed 2 times, from .github/agents/, "
-        ".claude/agents/ (VS Code lists the copy in each of .github/agents/, .claude/agents/)"
+        f".claude/agents/ (VS Code reads .github/agents/, .claude/agents/{UNKNOWN})"
     ]

@@ -147,7 +147,7 @@ def lines(misses: Sequence[Miss]) -> list[str]:
         spec = get(client)
         what = f"{len(keys)} agent{'s' if len(keys) > 1 else ''} ({', '.join(sorted(keys))})"
         reads = ", ".join(spec.project_agent_trees())
-        why = f"{spec.name} lists the copy in each of {reads}"
+        why = f"{spec.name} reads {reads} and is not known to show one copy per name"
         if not seen:
             out.append(f"{client}: {what} not delivered ({why})")
         elif len(seen) > 1:
@@ -156,6 +156,6 @@ def lines(misses: Sequence[Miss]) -> list[str]:
             verb = "reach" if len(keys) > 1 else "reaches"
             out.append(
                 f"{client}: {what} {verb} it as {get(rendered[0]).name}'s copy in {seen[0]}, "
-                f"not in its own rendering ({why}: a copy of its own would be listed twice)"
+                f"not in its own rendering ({why}, so a copy of its own could be listed twice)"
             )
     return out
