@@ -8,7 +8,8 @@ file too, so a rule whose text is the same there gets no copy in their own trees
 endpoint (`client_turns.py`); its first request must show every compiled rule once, and
 the team's own line once. A client that keeps its own copy of a rule (its text differs:
 an `@client:` block or a passthrough field such as Copilot's `excludeAgent`) reads that
-rule twice, and those rules are exactly what `upskill doctor` lists as duplicate reads.
+rule twice, and those rules are exactly what `upskill doctor` lists as duplicate reads
+and what the install said it reads twice.
 Project scope only: no client reads another client's user-level compiled file.
 """
 
@@ -19,7 +20,7 @@ import sys
 
 import client_turns
 import pytest
-from client_probe import AGENTS_MD, Install, install_bundle
+from client_probe import AGENTS_MD, Install, install_bundle, said_twice
 from client_turns import compiled_headings, line_count, prompt_text
 from model_endpoint import Endpoint
 from real_clients import Clients
@@ -78,3 +79,4 @@ def test_compiled_rules_reach_once(
     seen = {r: line_count(text, h) for r, h in headings.items()}
     assert seen == {r: 2 if r in own else 1 for r in headings}
     assert own == doubled.get(client, set())
+    assert own == said_twice(installed.stderr).get(client, set())

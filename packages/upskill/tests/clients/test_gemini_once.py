@@ -11,8 +11,11 @@ block upskill compiles there; and in the global scope, where Gemini's rules are
 `~/.gemini/GEMINI.md`, which Copilot does not read. Each client's first model
 request (`client_turns.py`) must show each rule's heading once. The one exception is
 Codex's, not Gemini's: a rule whose text differs for Copilot (a `copilot:` block) keeps
-Copilot's own copy beside the compiled `AGENTS.md` Copilot also reads, and those rules
-are exactly what `upskill doctor` lists as read twice (test_compiled_reach.py).
+Copilot's own copy beside the compiled `AGENTS.md` Copilot also reads. No placement
+avoids it: Codex 0.171.0 reads rules only from `AGENTS.md`, or from an
+`AGENTS.override.md` it reads instead (hiding the team's `AGENTS.md`), and Copilot CLI
+1.0.102 reads `AGENTS.md` (not `AGENTS.override.md`). Those rules are exactly what the
+install says Copilot reads twice and what `upskill doctor` lists (test_compiled_reach.py).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import sys
 
 import client_turns
 import pytest
-from client_probe import AGENTS_MD, Install, install_bundle
+from client_probe import AGENTS_MD, Install, install_bundle, said_twice
 from client_turns import compiled_headings, line_count, prompt_text, reached_once
 from model_endpoint import Endpoint
 from real_clients import Clients
@@ -105,6 +108,8 @@ def test_the_files(clients: Clients, installed: Install) -> None:
     rules = [d for d in report.get("duplicate_reads", ()) if d["kind"] == "rule"]
     assert {d["client"] for d in rules} <= {"copilot"}
     assert {d["name"] for d in rules} == _twice(installed)
+    said = said_twice(installed.stderr)
+    assert said == ({"copilot": _twice(installed)} if _twice(installed) else {})
 
 
 def test_gemini_sends_each_rule_once(

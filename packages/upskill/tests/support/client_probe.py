@@ -5,6 +5,7 @@ clients, in a temp project or the global scope of a temp HOME, and the two check
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -104,3 +105,14 @@ def ask(clients: Clients, at: Install, *argv: str, **env: str) -> str:
 def once(seen: Iterable[str], expected: Iterable[str]) -> None:
     """Each expected name exactly once, nothing else."""
     assert Counter(seen) == Counter(expected)
+
+
+def said_twice(stderr: str) -> dict[str, set[str]]:
+    """What `upskill add` said each client reads twice (`lifecycle.desired.twice_lines`):
+    client -> rule names."""
+    out: dict[str, set[str]] = {}
+    for client, rules in re.findall(
+        r"^warning: (\S+): \d+ rules? read twice \(([^)]*)\)", stderr, re.M
+    ):
+        out.setdefault(client, set()).update(r.split(":", 1)[1] for r in rules.split(", "))
+    return out

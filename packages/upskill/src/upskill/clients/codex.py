@@ -1,7 +1,12 @@
 """OpenAI Codex CLI (verified with codex 0.171.0; docs/upskill/clients.md).
 
 Codex reads instructions from one file, `AGENTS.md` (user: `~/.codex/AGENTS.md`):
-upskill compiles the always-on rules into it (`lifecycle.compiled`). Subagents are
+upskill compiles the always-on rules into it (`lifecycle.compiled`). Verified with
+`codex debug prompt-input` (0.171.0): an `AGENTS.override.md` beside it is read
+*instead of* `AGENTS.md`, and a trusted project's `.codex/config.toml`
+`developer_instructions` is sent as well; `.codex/AGENTS.md` in a project is not read.
+Copilot CLI reads `AGENTS.md` but neither of those, so a rule whose text differs for
+Copilot is read twice by Copilot beside Codex (`lifecycle.desired.twice_lines`). Subagents are
 TOML role files whose `developer_instructions` hold the body; any other key of
 `config.toml` (such as `model`) may appear there too.
 """

@@ -173,6 +173,54 @@ def served_by_compiled(
     return served
 
 
+def read_twice(
+    item: Item,
+    targets: Mapping[str, Sequence[str]],
+    compiled: Mapping[str, str],
+    served: Mapping[str, str],
+    imported: frozenset[str] = frozenset(),
+) -> dict[str, tuple[str, str]]:
+    """Clients that keep their own copy of a rule and also read a compiled file this run
+    writes it into, in another client's text (Copilot CLI beside Codex's `AGENTS.md`,
+    for a rule with a `copilot:` block): they read it twice, and the run says so
+    (`twice_lines`). Maps each to (the compiled file, the target whose text is there).
+    Project scope, like `served_by_compiled`, whose conditions for "reads" it shares."""
+    if not isinstance(item, Rule) or item.scope_paths:
+        return {}
+    out: dict[str, tuple[str, str]] = {}
+    for target, clients in targets.items():
+        if target in compiled or target in served:
+            continue
+        for client in clients:
+            spec = get(client)
+            for source, path in sorted(compiled.items()):
+                importer = spec.registration.imports_agents_md
+                if path in spec.reads and (not importer or path in imported):
+                    out[client] = (path, source)
+                    break
+    return out
+
+
+Twice = dict[tuple[str, str, str], list[str]]  # (client, compiled file, its target) -> rules
+
+
+def twice_lines(twice: Twice) -> list[str]:
+    """One line per client and compiled file: the rules it reads in its own tree and, in
+    another client's text, in that file. No placement avoids it: the other client reads
+    rules only from that file (Codex: `AGENTS.md`, or an `AGENTS.override.md` it reads
+    instead, hiding the team's `AGENTS.md`), which this client reads too."""
+    lines = []
+    for (client, path, source), rules in sorted(twice.items()):
+        spec, other = get(client), get(source)
+        what = "rule" if len(rules) == 1 else "rules"
+        lines.append(
+            f"{client}: {len(rules)} {what} read twice ({', '.join(sorted(rules))}): its own "
+            f"copy, and {other.name}'s text in {path}, which {spec.name} reads too (the text "
+            f"differs for {spec.name}, and {other.name} reads a project's rules from {path})"
+        )
+    return lines
+
+
 def served_by_reads(
     item: Item,
     targets: Mapping[str, Sequence[str]],
@@ -284,6 +332,7 @@ def render_desired(
     sections: list[Section] = []
     rendered: set[str] = set()
     agent_misses: list[Miss] = []
+    twice: Twice = {}
     for done, resolved in enumerate(items, 1):
         if on_item is not None:
             on_item(done, len(items))
@@ -322,6 +371,10 @@ def render_desired(
         if not home:
             served = served_by_compiled(resolved.item, targets, compiled, imported)
             served.update(served_by_reads(resolved.item, targets, compiled, configured or {}))
+            for client, (path, source) in read_twice(
+                resolved.item, targets, compiled, served, imported
+            ).items():
+                twice.setdefault((client, path, source), []).append(resolved.key)
             rest = {t: r for t, r in renderings.items() if t not in compiled and t not in served}
             served.update(served_elsewhere(rest))
             if isinstance(resolved.item, Agent) and len(targets) > 1:
@@ -358,6 +411,7 @@ def render_desired(
                 else:
                     _merge(files, _checked(out, owners))
     warnings += agent_lines(agent_misses)
+    warnings += twice_lines(twice)
     warnings += undelivered_lines(missed, home, compiled_ok)
     return Desired(
         files,
