@@ -184,6 +184,70 @@ def test_create_new_control_by_whole_write(ctx_mount, unique: str) -> None:
     assert "approval" in os.listdir(controls)
 
 
+def closed_by_forked_child(fd: int) -> None:
+    """A forked child inherits `fd` and exits without writing: its exit closes its
+    duplicate, which reaches the daemon as a flush of the same handle."""
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - child
+        os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_a_child_closing_an_inherited_fd_commits_nothing(ctx_mount, unique: str) -> None:
+    controls = new_agent(ctx_mount.root, unique)
+    fresh = controls / "approval"
+    stored = ctx_mount.storage / "agent" / f"{unique}.d" / "approval"
+    fd = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        closed_by_forked_child(fd)
+        # Created and listed, but without a value: never read as an empty one.
+        assert "approval" in os.listdir(controls)
+        assert err(fresh.read_bytes) == errno.ENOENT
+        assert not stored.exists()
+        assert os.write(fd, b"never\n") == 6
+    finally:
+        os.close(fd)
+    assert fresh.read_bytes() == b"never\n"
+    assert stored.read_bytes() == b"never\n"
+
+
+def test_an_invalid_value_after_a_childs_close_leaves_no_control(ctx_mount, unique: str) -> None:
+    controls = new_agent(ctx_mount.root, unique)
+    fresh = controls / "approval"
+    writer = os.fdopen(os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644), "wb")
+    closed_by_forked_child(writer.fileno())
+    writer.write(b"two\nlines\n")  # buffered: reaches the mount at close
+    assert err(writer.close) == errno.EINVAL
+    assert not (ctx_mount.storage / "agent" / f"{unique}.d" / "approval").exists()
+    assert err(fresh.read_bytes) == errno.ENOENT
+
+
+def test_an_existing_control_keeps_its_value_through_a_childs_close(ctx_mount, unique: str) -> None:
+    controls = new_agent(ctx_mount.root, unique)
+    approval = controls / "approval"
+    approval.write_bytes(b"old\n")
+    writer = os.fdopen(os.open(approval, os.O_WRONLY | os.O_TRUNC), "wb")
+    closed_by_forked_child(writer.fileno())
+    assert approval.read_bytes() == b"old\n"
+    writer.write(b"two\nlines\n")
+    assert err(writer.close) == errno.EINVAL
+    assert approval.read_bytes() == b"old\n"
+    # The truncating process's own close without a write is still `: > ctl`.
+    fd = os.open(approval, os.O_WRONLY | os.O_TRUNC)
+    closed_by_forked_child(fd)
+    assert approval.read_bytes() == b"old\n"
+    os.close(fd)
+    assert approval.read_bytes() == b""
+    # ... and an invalid empty value is refused at that close, not at the child's.
+    label = controls / "label"
+    before = label.read_bytes()
+    fd = os.open(label, os.O_WRONLY | os.O_TRUNC)
+    closed_by_forked_child(fd)
+    assert err(lambda: os.close(fd)) == errno.EINVAL
+    assert label.read_bytes() == before
+
+
 def test_shared_space_belongs_to_its_creator(ctx_mount, unique: str, as_uid) -> None:
     space = ctx_mount.root / "shared" / unique
     assert as_uid(OTHER_UID, lambda: os.mkdir(space)) == 0

@@ -139,10 +139,10 @@ def test_daemon_side_changes_show_at_once(ctx_mount: Mount, unique: str) -> None
     before = listings(controls)
     fd = os.open(controls / "approval", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     try:
-        # Listed by root only: a forked lister would inherit fd, and its exit would
-        # flush it, committing an empty value (`: > ctl`).
-        assert "approval" in os.listdir(controls)  # created, pending its value
-        assert "approval" in os.listdir(controls)
+        # The forked lister inherits fd, and its exit flushes it: that commits nothing.
+        mine, theirs = listings(controls)  # created, pending its value
+        assert "approval" in mine
+        assert "approval" in theirs
         try:
             os.write(fd, b"\xff\n")
             raised = 0

@@ -16,7 +16,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import mfusepy  # type: ignore[import-untyped]
 
-from cortexfs import decide
+from cortexfs import decide, requesters
 from cortexfs.attrs import STATUS_BYTES, BackingStat, presented
 from cortexfs.controls import MAX_CONTROL_BYTES, check_control
 from cortexfs.decide import SECRET_CONTROLS, Plan, Writer
@@ -61,18 +61,6 @@ def changes_names(
             self.listings.changed()
 
     return changing
-
-
-def proc_groups(pid: int) -> set[int]:
-    """The supplementary groups of the requesting thread (empty if it is gone)."""
-    try:
-        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as handle:
-            for line in handle:
-                if line.startswith("Groups:"):
-                    return {int(g) for g in line.split()[1:] if g.isdigit()}
-    except OSError:
-        pass
-    return set()
 
 
 def _stat_of(st: os.stat_result) -> BackingStat:
@@ -129,6 +117,10 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
             return parse_perm(value) if value else None
         except ValueError:
             return None
+
+    def _process(self) -> int | None:
+        """The process of the current request's thread (see `requesters.process`)."""
+        return requesters.process(self.caller()[2])
 
     def _real(self, node: Node) -> str:
         return self.backing.real(node.path)
@@ -211,8 +203,13 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
                 fi.keep_cache = 1
             else:
                 # Opened lazily: with keep_cache most opens are served from the page cache
-                # and never read, so the backing open would be wasted work.
-                fi.fh = self.table.add(FdHandle(-1, node, writable=False))
+                # and never read, so the backing open would be wasted work. Controls are
+                # read on every open anyway, and opened now: one created but not yet
+                # written has no value, so it is ENOENT here rather than the empty file its
+                # pending stat (or a stale cached size) would let the kernel read.
+                control = node.kind is Kind.CONTROL
+                fd = os.open(self._real(node), os.O_RDONLY | os.O_NOFOLLOW) if control else -1
+                fi.fh = self.table.add(FdHandle(fd, node, writable=False))
                 # Controls change by whole-file replacement: re-read them on every open.
                 # Everything else changes only through this mount, which the kernel sees.
                 fi.keep_cache = 0 if node.kind in (Kind.CONTROL, Kind.CONTROL_TEMP) else 1
@@ -232,7 +229,7 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
     def _open_plan(self, node: Node, plan: Plan, flags: int, create_mode: int | None) -> int:
         if plan is Plan.CONTROL:
             truncated = bool(flags & os.O_TRUNC) or not self.backing.exists(node.path)
-            handle = ControlHandle(node, truncated=truncated)
+            handle = ControlHandle(node, truncated, self._process() if truncated else None)
             fh = self.table.add(handle)
             if handle.registered:  # listed from now on, before it exists on disk
                 self.listings.changed()
@@ -295,7 +292,7 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
         text = check_control(node.control, data)
         if node.control in decide.IDENTITY_CONTROLS:
             uid, gid, pid = self.caller()
-            gids = frozenset({gid} | (proc_groups(pid) if uid else set()))
+            gids = frozenset({gid} | (requesters.groups(pid) if uid else set()))
             label = node.control == "label" and uid != 0
             users = self.backing.type_users(node.controls_path()) if label else {}
             decide.control_value(node, Writer(uid, gids), text, users)
@@ -334,6 +331,7 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
         if plan is Plan.CONTROL:
             if isinstance(handle, ControlHandle):
                 handle.truncated = True  # committed (validated) at the write or at flush
+                handle.truncated_by = self._process()
                 return 0
             self._commit_control(node, b"")
             return 0
@@ -344,8 +342,12 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
         return 0
 
     def flush(self, path: str, fi: Any) -> int:
+        """`: > ctl` commits "" here, where an invalid result reaches `close()`; the close
+        of an inherited duplicate (another process) commits nothing (ControlHandle)."""
         handle = self.table.get(fi.fh)
         if isinstance(handle, ControlHandle) and handle.truncated and not handle.committed:
+            if handle.truncated_by is not None and self._process() != handle.truncated_by:
+                return 0
             handle.committed = True
             self._settle(handle)
             self._commit_control(handle.node, b"")  # `: > ctl` is a whole-file write of ""

@@ -27,10 +27,18 @@ class BytesHandle:
 
 @dataclass
 class ControlHandle:
-    """A whole-file control write: committed by the offset-0 write, or as empty at flush."""
+    """A whole-file control write: committed by the offset-0 write, or as empty at flush.
+
+    Every close of every duplicate of the fd is a flush, including a forked child's
+    exit, so only a flush from the process that truncated the handle (`truncated_by`)
+    commits the empty value: a child that inherited the fd and wrote nothing has said
+    nothing. None: that process was not known (outside the daemon's pid namespace), and
+    any flush commits.
+    """
 
     node: Node
     truncated: bool
+    truncated_by: int | None = None
     committed: bool = False
     registered: bool = False  # counted in HandleTable.pending until settled
 
