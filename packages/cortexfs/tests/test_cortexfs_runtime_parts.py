@@ -3,6 +3,7 @@ frames, mountinfo."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import socket
@@ -12,11 +13,14 @@ from pathlib import Path
 import pytest
 
 from cortexfs.agent_runtime import control, fs_ops
-from cortexfs.agent_runtime.sessions import SessionRef, begin_ops, cwd_key, end_ops
+from cortexfs.agent_runtime.session_policy import check_read, check_send
+from cortexfs.agent_runtime.sessions import SessionRef, begin_ops, end_ops, session_ref, text_key
+from cortexfs.errors import Denied
 from cortexfs.jsonl_socket import MAX_FRAME, Conn, FrameError
 from cortexfs.launch import cgroups
 from cortexfs.launch.limits import Limits
 from cortexfs.launch.mountcheck import cortexfs_mounts, mount_fstype
+from cortexfs.launch.spec import AgentRef, AgentSpec, parse_spec
 
 
 def _mountinfo(tmp_path: Path, lines: list[str]) -> str:
@@ -81,6 +85,7 @@ def test_session_records() -> None:
         "mkdir",
         "mkdir",
         "mkdir",
+        "mkdir",
         "write_once",
         "write_once",
         "write",
@@ -90,11 +95,15 @@ def test_session_records() -> None:
         "front",
         "write",
         "write",
+        "write",
         "write_once",
     ]
     paths = {op["path"].removeprefix("/c/home/7/agent/a/"): op.get("data") for op in begin}
     assert paths["session/s1/state"] == "active\n"
-    assert paths[f"session/index/by-cwd/{cwd_key('/workspace')}"] == "s1\n"
+    assert text_key("/workspace") == hashlib.sha256(b"/workspace").hexdigest()[:32]
+    assert paths[f"session/index/by-cwd/{text_key('/workspace')}"] == "s1\n"
+    assert paths[f"session/index/by-hash/{text_key('hi')}"] == "s1\n"
+    assert "session/index/by-hash" in paths
     assert paths[f"session/index/by-uuid/{ref.uuid}"] == "s1\n"
     assert json.loads(paths["session/s1/meta.json"] or "")["uuid"] == ref.uuid
     assert ref.uuid == SessionRef("/elsewhere", "/agent/a", 7, "s1").uuid
@@ -107,6 +116,54 @@ def test_session_records() -> None:
         "ts": "T1",
         "turn": "t1",
     }
+
+
+def test_session_scopes() -> None:
+    assert session_ref("/c", "a", "/agent/a", 7, "s1", "temp", None) is None
+    private = session_ref("/c", "a", "/agent/a", 7, "s1", "private", None)
+    assert private == SessionRef("/c/home/7/agent/a", "/agent/a", 7, "s1")
+    shared = session_ref("/c", "a", "/agent/a", 7, "s1", "shared", "proj")
+    assert shared is not None and shared.scope == "shared"
+    assert shared.dir == "/c/shared/proj/agent/a/session/s1"
+    assert shared.uuid != private.uuid  # type: ignore[union-attr]
+    begin = begin_ops(shared, "t1", "/workspace", "hi", "T0")
+    made = [op["path"] for op in begin if op["op"] == "mkdir"]
+    assert made == [
+        "/c/shared/proj/agent/a/session/s1/context",
+        "/c/shared/proj/agent/a/session/index/by-cwd",
+        "/c/shared/proj/agent/a/session/index/by-hash",
+        "/c/shared/proj/agent/a/session/index/by-uuid",
+    ]  # no data/cache/log in a space
+    meta = next(op["data"] for op in begin if op["path"].endswith("meta.json"))
+    assert json.loads(meta) == {"agent": "/agent/a", "scope": "shared", "session": "s1",
+                                "space": "proj", "uuid": shared.uuid}  # fmt: skip
+
+
+def test_session_policy() -> None:
+    def spec(*rules: str) -> AgentSpec:
+        controls = {
+            "owner": "0\n",
+            "uid": "7\n",
+            "gid": "7\n",
+            "perm": "r-x\n",
+            "label": "u:r:a_t:s0\n",
+            "policy": "".join(f"allow a_t {r}\n" for r in rules),
+        }
+        return parse_spec(AgentRef("a", "/agent/a"), controls)  # fmt: skip
+
+    check_send(spec(), "s", "temp", None, exists=True)
+    with pytest.raises(Denied, match=r"^agent a policy does not allow a_t session:s write$"):
+        check_send(spec("session:t write"), "s", "private", None, exists=False)
+    check_send(spec("session:s write"), "s", "private", None, exists=False)
+    with pytest.raises(Denied, match=r"a_t session:s resume$"):
+        check_send(spec("session:s write"), "s", "private", None, exists=True)
+    check_send(spec("session:s write", "session:s resume"), "s", "private", None, exists=True)
+    with pytest.raises(Denied, match=r"a_t shared:p write$"):
+        check_send(spec("session:s write", "shared:p read"), "s", "shared", "p", exists=False)
+    check_send(spec("session:s write", "shared:p write"), "s", "shared", "p", exists=False)
+    with pytest.raises(Denied, match=r"a_t session:s read$"):
+        check_read(spec("session:s write", "session:s resume"), "s")
+    check_read(spec("session:s read"), "s")
 
 
 def test_fs_ops_in_process(tmp_path: Path) -> None:
@@ -138,7 +195,10 @@ def test_fs_ops_in_process(tmp_path: Path) -> None:
     [
         ({"op": "send", "session": "../x"}, "is not a session name"),
         ({"op": "send", "session": "index"}, "is not a session name"),
-        ({"op": "send", "scope": "shared"}, "scope 'shared' is not one of private, temp"),
+        ({"op": "send", "scope": "group"}, "scope 'group' is not one of private, shared, temp"),
+        ({"op": "send", "scope": "shared"}, "scope 'shared' needs shared: the space's name"),
+        ({"op": "send", "scope": "shared", "shared": "../p"}, "shared '../p' is not a space name"),
+        ({"op": "send", "shared": "p"}, "shared names a space only for scope 'shared'"),
         ({"op": "send", "input": 3}, "input must be a string"),
         ({"op": "send", "id": "x" * 200}, "id must be a printable string"),
     ],

@@ -45,7 +45,10 @@ def add_parser(sub: Any) -> None:
     send.add_argument("--session", default="default")
     send.add_argument("--id", dest="turn_id")
     send.add_argument("--cwd", help="the turn's working directory inside the sandbox")
-    send.add_argument("--temp", action="store_true", help="keep no session records")
+    scope = send.add_mutually_exclusive_group()
+    scope.add_argument("--temp", action="store_true", help="keep no session records")
+    scope.add_argument("--shared", metavar="SPACE",
+                       help="keep the session in shared/SPACE/agent/NAME/session/")  # fmt: skip
     send.add_argument("--json", action="store_true", help="print the JSONL events")
     cancel = agent.add_parser("cancel", help="cancel one turn (or all) by process group")
     cancel.add_argument("name")

@@ -149,8 +149,10 @@ def _zombie(pid: int) -> bool:
 
 def send(env: CtxEnv, args: argparse.Namespace, text: str) -> Iterator[dict[str, Any]]:
     abi, _ = _paths(env, args.name)
-    frame: dict[str, Any] = {"op": "send", "session": args.session, "input": text,
-                             "scope": "temp" if args.temp else "private"}  # fmt: skip
+    scope = "temp" if args.temp else ("shared" if args.shared else "private")
+    frame: dict[str, Any] = {"op": "send", "session": args.session, "input": text, "scope": scope}
+    if args.shared:
+        frame["shared"] = args.shared
     if args.turn_id:
         frame["id"] = args.turn_id
     if args.cwd:

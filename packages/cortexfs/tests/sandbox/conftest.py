@@ -28,6 +28,9 @@ AGENT_UID = 4242
 AGENT_GID = 4242
 EXTRA_GID = 4300
 TOOLS = ("bwrap", "setpriv", "prlimit", "fusermount3")
+# Every agent made here may record, continue and replay its `default` session (policy);
+# tests of other sessions grant them themselves.
+SESSION_RULES = ("session:default write", "session:default resume", "session:default read")
 MOUNT_BIN = Path(sys.executable).parent / "cortexfs-mount"
 HERE = Path(__file__).resolve().parent
 
@@ -169,6 +172,10 @@ class Agent:
         self.world.started.append(self.name)
         return out
 
+    def policy(self, *rules: str) -> bytes:
+        """The policy text granting `rules` (class:name perm) and the default session."""
+        return "".join(f"allow {self.type} {rule}\n" for rule in (*rules, *SESSION_RULES)).encode()
+
     def stop(self) -> str:
         out = self.world.ok("agent", "stop", self.name)
         with contextlib.suppress(ValueError):
@@ -201,7 +208,7 @@ def make_agent(world: World) -> Callable[..., Agent]:
     def make(*allow: str, uid: int = AGENT_UID, extra: tuple[str, ...] = ()) -> Agent:
         name = "s" + uuid.uuid4().hex[:10]
         kind = f"{name}_t"
-        rules = [a.format(t=kind) for a in allow]
+        rules = [a.format(t=kind) for a in (*allow, *SESSION_RULES)]
         args = ["agent", "new", name, "--uid", str(uid), "--gid", str(AGENT_GID),
                 "--label", f"user_u:agent_r:{kind}:s0", *extra]  # fmt: skip
         for rule in rules:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import socket
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from cortexfs.agent_runtime import procs
+from cortexfs.ctl_write import write_control
 
 
 def talk(path: str, *frames: bytes, uid: int | None = None) -> list[dict]:
@@ -93,6 +95,8 @@ def test_send_is_idempotent_per_id_and_resumable(world, shell_agent) -> None:
 
 
 def test_sessions_index(world, shell_agent) -> None:
+    rules = ("mount:workspace write", "mount:fake read", "session:a write", "session:b write")
+    write_control(str(shell_agent.controls / "policy"), shell_agent.policy(*rules))
     for session in ("b", "a"):
         assert shell_agent.send(f"echo in {session}\n", "--session", session).returncode == 0
     assert shell_agent.send("echo once\n", "--temp", "--session", "gone").returncode == 0
@@ -116,6 +120,14 @@ def test_sessions_index(world, shell_agent) -> None:
     assert (index / "by-uuid" / meta["uuid"]).read_text() == "a\n"
     (by_cwd,) = (index / "by-cwd").iterdir()
     assert by_cwd.read_text() == "a\n" and not by_cwd.is_symlink()
+    assert by_cwd.name == hashlib.sha256(b"/workspace").hexdigest()[:32]
+    by_hash = sorted(p.name for p in (index / "by-hash").iterdir())
+    assert by_hash == sorted(
+        hashlib.sha256(t).hexdigest()[:32] for t in (b"echo in a\n", b"echo in b\n")
+    )
+    assert (
+        index / "by-hash" / hashlib.sha256(b"echo in b\n").hexdigest()[:32]
+    ).read_text() == "b\n"
     assert {p.stat().st_uid for p in session.iterdir()} == {world.uid}
     assert sorted(p.name for p in home.iterdir()) == ["cache", "data", "log", "session"]
 

@@ -39,8 +39,7 @@ def _tooled(world, make_agent, *command: str):
     write_control(str(controls / "policy"), f"allow {agent.type} tool:{tool} execute\n".encode())
     write_control(str(agent.controls / "tools"), f"{tool}\n".encode())
     rules = ["mount:workspace write", "mount:fake read", f"tool:{tool} execute"]
-    policy = "".join(f"allow {agent.type} {rule}\n" for rule in rules)
-    write_control(str(agent.controls / "policy"), policy.encode())
+    write_control(str(agent.controls / "policy"), agent.policy(*rules))
     agent.start(*command)
     return agent, tool
 

@@ -37,8 +37,7 @@ def test_sandboxed_calls_share_one_warm_server(world, make_agent) -> None:
     write_control(str(controls / "driver"), f"kind=mcp\ncommand={argv}\ntool=who\n".encode())
     write_control(str(controls / "policy"), f"allow {agent.type} tool:{tool} execute\n".encode())
     write_control(str(agent.controls / "tools"), f"{tool}\n".encode())
-    rule = f"allow {agent.type} tool:{tool} execute\n"
-    write_control(str(agent.controls / "policy"), rule.encode())
+    write_control(str(agent.controls / "policy"), agent.policy(f"tool:{tool} execute"))
     agent.start("/bin/sh")
     events = agent.events(f"/ctx/tool/{tool}\n/ctx/tool/{tool} '{{}}'\n")
     text = "".join(e["text"] for e in events if e["type"] == "delta")

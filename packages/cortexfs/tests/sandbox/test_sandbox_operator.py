@@ -28,7 +28,7 @@ def user_run(world):
 def test_user_operator_starts_its_own_agent(world, user_run) -> None:
     name = "u" + uuid.uuid4().hex[:10]
     kind = f"u{world.uid}_{name}_t"
-    rules = ("mount:fake read", "network:default connect")
+    rules = ("mount:fake read", "network:default connect", "session:default write")
     new = [
         "agent",
         "new",

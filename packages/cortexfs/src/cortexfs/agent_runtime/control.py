@@ -1,13 +1,16 @@
 """The agent socket: JSONL requests from the agent's owner (or root), one reply stream each.
 
     {"op": "ping"}                                   -> {"type": "pong"}
-    {"op": "send", "id", "session", "scope", "cwd", "input"}
+    {"op": "send", "id", "session", "scope", ["shared",] "cwd", "input"}
         -> start, delta..., [error], done {"status": "ok|error|cancelled", "exit_code"}
     {"op": "resume", "id"}                           -> the turn's events, then live ones
     {"op": "status"}                                 -> {"type": "status", ...}
     {"op": "cancel", ["id"]}                         -> {"type": "cancelled", "ids": [...]}
     {"op": "stop"}                                   -> {"type": "stopping"}
 A `send` retried with an id already seen replays that turn; it never runs twice.
+`scope` is private (the default), shared (with `shared` naming the space) or temp. Which
+sessions the agent may use is its policy's (session_policy): a refused `send` ends in
+an EACCES error and done; a refused `resume` is one EACCES frame.
 Unknown fields are ignored; an unknown op is EINVAL; a frame over 1 MiB is EMSGSIZE.
 """
 
@@ -18,10 +21,11 @@ from collections.abc import Callable
 from typing import Any
 
 from cortexfs.agent_runtime.turns import Turn
+from cortexfs.errors import CtxError
 from cortexfs.jsonl_socket import Conn, FrameError, error_frame, peer_of
 from cortexfs.names import name_problem
 
-SCOPES = ("private", "temp")
+SCOPES = ("private", "shared", "temp")
 
 
 class Requests:
@@ -29,12 +33,13 @@ class Requests:
 
     def __init__(
         self, owner: int, get_or_start: Callable[[Turn], Turn], find: Callable[[str], Turn | None],
-        cancel: Callable[[str | None], list[str]], status: Callable[[], dict[str, Any]],
-        stop: Callable[[], None],
+        may_read: Callable[[Turn], None], cancel: Callable[[str | None], list[str]],
+        status: Callable[[], dict[str, Any]], stop: Callable[[], None],
     ) -> None:  # fmt: skip
         self.owner = owner
         self.get_or_start = get_or_start
         self.find = find
+        self.may_read = may_read  # raises CtxError when the agent may not read the session
         self.cancel = cancel
         self.status = status
         self.stop = stop
@@ -56,11 +61,18 @@ def _turn_of(frame: dict[str, Any]) -> Turn:
         raise BadRequest(f"session {session!r} is not a session name")
     if scope not in SCOPES:
         raise BadRequest(f"scope {scope!r} is not one of {', '.join(SCOPES)}")
+    space = frame.get("shared")
+    if scope == "shared" and space is None:
+        raise BadRequest("scope 'shared' needs shared: the space's name")
+    if space is not None and scope != "shared":
+        raise BadRequest("shared names a space only for scope 'shared'")
+    if space is not None and (not isinstance(space, str) or name_problem(space)):
+        raise BadRequest(f"shared {space!r} is not a space name")
     if cwd is not None and not isinstance(cwd, str):
         raise BadRequest("cwd must be a string")
     if not isinstance(text, str):
         raise BadRequest("input must be a string")
-    return Turn(ident, session, scope, cwd, text)
+    return Turn(ident, session, scope, cwd, text, space)
 
 
 def _stream(conn: Conn, turn: Turn) -> None:
@@ -81,6 +93,7 @@ def handle(conn: Conn, frame: dict[str, Any], requests: Requests) -> None:
             if turn is None:
                 conn.send(error_frame("ENOENT", f"no turn {ident!r}", ident))
             else:
+                requests.may_read(turn)
                 _stream(conn, turn)
         elif op == "status":
             conn.send({"type": "status", **requests.status()})
@@ -97,6 +110,8 @@ def handle(conn: Conn, frame: dict[str, Any], requests: Requests) -> None:
             conn.send(error_frame("EINVAL", f"unknown op {op!r}", ident))
     except BadRequest as exc:
         conn.send(error_frame("EINVAL", str(exc), ident))
+    except CtxError as exc:
+        conn.send(error_frame(exc.errno_name, exc.message, ident))
 
 
 def serve(conn: Conn, requests: Requests) -> None:

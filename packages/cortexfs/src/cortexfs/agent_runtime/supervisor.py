@@ -19,6 +19,8 @@ from typing import Any
 from cortexfs.agent_runtime import control, fs_ops, procs
 from cortexfs.agent_runtime.load import load_spec
 from cortexfs.agent_runtime.paths import RuntimePaths
+from cortexfs.agent_runtime.session_policy import check_read, check_send
+from cortexfs.agent_runtime.sessions import SessionRef, session_ref
 from cortexfs.agent_runtime.turn_runner import GRACE_SECONDS, TurnRunner, now
 from cortexfs.agent_runtime.turns import RUNNING, Turn
 from cortexfs.broker.server import Broker, BrokerAgent
@@ -63,9 +65,8 @@ class Supervisor:
         self.cgroup: cgroups.Cgroup | None = None
         home = f"{cfg.ctx_host}/home/{self.identity.uid}/agent/{cfg.ref.name}"
         self.runner = TurnRunner(
-            self._plan, home, cfg.ref.abi_path, cfg.paths.stderr, self.roots,
-            host.paths.exposes_ctx,
-        )  # fmt: skip
+            self._plan, home, cfg.paths.stderr, self.roots, host.paths.exposes_ctx
+        )
         self.runner.last = first
         limit = (host.tools.prlimit, *prlimit_args(first.limits, host.view.nofile_hard,
                                                      first.cgroup), "--")  # fmt: skip
@@ -74,15 +75,25 @@ class Supervisor:
         self._listener: socket.socket | None = None
 
     # -- derived on every turn -------------------------------------------------
-    def _plan(self, cwd: str | None) -> Launch:
+    def _plan(self, turn: Turn) -> tuple[Launch, SessionRef | None]:
+        """The turn's launch and session, from the controls as they are now: policy
+        changes (sessions included) apply to the next turn."""
         spec = load_spec(self.cfg.ctx_host, self.cfg.ref)
         launch = plan_launch(
             spec, self.cfg.request, self.cfg.operator, self.cfg.operator_env,
-            self.cfg.ctx_host, self.cfg.paths.broker, self.host, cwd,
+            self.cfg.ctx_host, self.cfg.paths.broker, self.host, turn.cwd,
         )  # fmt: skip
         if launch.identity != self.identity:
             raise BadInput(f"{spec.ref.controls}: the agent's identity changed; restart it")
-        return launch
+        ref = self.cfg.ref
+        session = session_ref(self.cfg.ctx_host, ref.name, ref.abi_path, self.identity.uid,
+                              turn.session, turn.scope, turn.space)  # fmt: skip
+        exists = session is not None and os.path.lexists(session.exists)
+        check_send(spec, turn.session, turn.scope, turn.space, exists)
+        return launch, session
+
+    def _may_read(self, turn: Turn) -> None:
+        check_read(load_spec(self.cfg.ctx_host, self.cfg.ref), turn.session)
 
     def _is_member(self, peer: Peer) -> bool:
         return procs.descends_from(peer.pid, set(self.roots))
@@ -151,7 +162,8 @@ class Supervisor:
     def _accept(self) -> None:
         assert self._listener is not None
         requests = control.Requests(
-            self.owner, self._get_or_start, self.turns.get, self._cancel, self._status,
+            self.owner, self._get_or_start, self.turns.get, self._may_read, self._cancel,
+            self._status,
             self.stopping.set,
         )  # fmt: skip
         while not self.stopping.is_set():

@@ -43,21 +43,15 @@ def _tail(path: str) -> str:
 
 class TurnRunner:
     def __init__(
-        self, plan: Callable[[str | None], Launch], session_home: str, agent_abi: str,
+        self, plan: Callable[[Turn], tuple[Launch, SessionRef | None]], session_home: str,
         stderr_path: Callable[[str], str], roots: set[int], exposes_ctx: Callable[[str], bool],
     ) -> None:  # fmt: skip
-        self.plan = plan
+        self.plan = plan  # the launch and the session, once the turn's policy allowed both
         self.session_home = session_home
-        self.agent_abi = agent_abi
         self.stderr_path = stderr_path
         self.roots = roots  # chain pids of running turns: the broker's peers descend from one
         self.exposes_ctx = exposes_ctx  # checked again on each pinned bind source at spawn
         self.last: Launch | None = None  # the most recent launch (shown by `status`)
-
-    def _session(self, turn: Turn, launch: Launch) -> SessionRef | None:
-        if turn.scope == "temp":
-            return None
-        return SessionRef(self.session_home, self.agent_abi, launch.identity.uid, turn.session)
 
     def run(self, turn: Turn) -> None:
         """Whatever happens, the turn ends with one `done` (a client is waiting for it)."""
@@ -69,8 +63,7 @@ class TurnRunner:
 
     def _run(self, turn: Turn) -> None:
         try:
-            launch = self.plan(turn.cwd)
-            session = self._session(turn, launch)
+            launch, session = self.plan(turn)
             cwd = launch.mounts.cwd
             # The sandbox binds the agent's state directory, so it must exist first.
             ops = [fs_ops.mkdir(self.session_home)] if launch.mounts.ctx_writable else []

@@ -19,6 +19,7 @@ class Turn:
     scope: str
     cwd: str | None
     text: str
+    space: str | None = None  # the shared space of a `shared` scope turn
     state: str = RUNNING
     pid: int | None = None  # the chain's first process (and its process group)
     cancelled: bool = False
@@ -50,4 +51,5 @@ class Turn:
         return "".join(str(e.get("text", "")) for e in self.events if e["type"] == "delta")
 
     def summary(self) -> dict[str, Any]:
-        return {"id": self.id, "session": self.session, "state": self.state, "pid": self.pid}
+        return {"id": self.id, "session": self.session, "scope": self.scope,
+                "state": self.state, "pid": self.pid}  # fmt: skip
