@@ -69,6 +69,10 @@ def test_update_and_remove_follow_the_selection(cli, project, registry) -> None:
     assert _agents(project) == [CLAUDE]
     assert _owners(project) == {CLAUDE: ["agent:reviewer@claude", "agent:reviewer@cursor"]}
     assert _doctor(cli, project) == []
+    out = cli.ok("update", "--claude", cwd=project, extra=BIN)  # Cursor dropped
+    assert _lines(out.stderr) == []
+    assert _agents(project) == [CLAUDE]
+    assert _owners(project) == {CLAUDE: ["agent:reviewer@claude"]}
     cli.ok("remove", "reviewer", cwd=project, extra=BIN)
     assert _agents(project) == []
     assert _owners(project) == {}

@@ -63,6 +63,9 @@ def _seen(client: str, written: Mapping[str, str]) -> list[str]:
 
 
 class _Planner:
+    """One agent's renderings and readers; `best` picks the copies to leave out among
+    those of targets whose clients all list every copy and read another written tree."""
+
     def __init__(
         self,
         targets: Mapping[str, Sequence[str]],
@@ -93,6 +96,8 @@ class _Planner:
         return self.data[written[tree]] == self.data[render_target(client)]
 
     def score(self, written: Mapping[str, str]) -> tuple[int, int, int, int]:
+        """Fewest clients listing the agent other than once, then fewest extra listings,
+        then fewest listing another client's rendering, then fewest copies."""
         seen = {c: _seen(c, written) for c in self.clients}
         not_once = sum(len(s) != 1 for s in seen.values())
         extra = sum(max(len(s) - 1, 0) for s in seen.values())
