@@ -23,7 +23,9 @@ from cortexfs.agent_runtime.session_policy import check_read, check_send
 from cortexfs.agent_runtime.sessions import SessionRef, session_ref
 from cortexfs.agent_runtime.turn_runner import GRACE_SECONDS, TurnRunner, now
 from cortexfs.agent_runtime.turns import RUNNING, Turn
+from cortexfs.broker.run import child_env, credentials
 from cortexfs.broker.server import Broker, BrokerAgent
+from cortexfs.broker.warm_host import WarmHost
 from cortexfs.errors import BadInput, Internal
 from cortexfs.jsonl_socket import Conn, Peer, listen
 from cortexfs.launch import cgroups
@@ -70,7 +72,12 @@ class Supervisor:
         self.runner.last = first
         limit = (host.tools.prlimit, *prlimit_args(first.limits, host.view.nofile_hard,
                                                      first.cgroup), "--")  # fmt: skip
-        agent = BrokerAgent(cfg.ref, cfg.ctx_host, self.identity, cfg.operator.is_root, limit)
+        spawn = {"env": child_env(self.identity.uid),
+                 **credentials(self.identity, cfg.operator.is_root)}  # fmt: skip
+        self.warm = WarmHost(self.identity, spawn, limit, None)
+        agent = BrokerAgent(
+            cfg.ref, cfg.ctx_host, self.identity, cfg.operator.is_root, limit, self.warm.ensure
+        )
         self.broker = Broker(cfg.paths.broker, agent, self._is_member)
         self._listener: socket.socket | None = None
 
@@ -110,6 +117,7 @@ class Supervisor:
             if host is not None:
                 self.cgroup = cgroups.create(host, self.cfg.ref.key, self.cfg.request.limits)
                 cgroups.enter(self.cgroup, os.getpid())
+                self.warm.cgroup_host = host
         self.broker.start()
         self._listener = listen(paths.socket, 0o666)  # SO_PEERCRED decides who may talk
         threading.Thread(target=self._accept, name="agent-accept", daemon=True).start()

@@ -51,7 +51,7 @@ class _Frames:
         return None
 
 
-def _child_env(uid: int) -> dict[str, str]:
+def child_env(uid: int) -> dict[str, str]:
     try:
         entry = pwd.getpwuid(uid)
         home, user = entry.pw_dir, entry.pw_name
@@ -61,7 +61,7 @@ def _child_env(uid: int) -> dict[str, str]:
             "USER": user, "LOGNAME": user}  # fmt: skip
 
 
-def _credentials(identity: Identity, switch: bool) -> dict[str, Any]:
+def credentials(identity: Identity, switch: bool) -> dict[str, Any]:
     if not switch:
         return {"umask": identity.umask}
     return {"user": identity.uid, "group": identity.gid,
@@ -115,8 +115,8 @@ def _spawn(job: dict[str, Any], stdin: int | None, agent: BrokerAgent) -> subpro
             [*agent.limit, *python_command("cortexfs.broker.exec_child"), str(read_end)],
             stdin=stdin if stdin is not None else subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, pass_fds=(read_end,),
-            env=_child_env(identity.uid), cwd="/", start_new_session=True,
-            **_credentials(identity, agent.switch_credentials),
+            env=child_env(identity.uid), cwd="/", start_new_session=True,
+            **credentials(identity, agent.switch_credentials),
         )  # fmt: skip
     finally:
         os.close(read_end)
@@ -158,6 +158,8 @@ def _decide_and_run(
         return _refused(writer, exc, ctx_host)
     job = {"driver": driver, "where": driver_path(resolved), "args": frame.get("args", []),
            "schema": call_schema(resolved, driver)}  # fmt: skip
+    if agent.warm is not None and driver.get("kind") == "mcp":
+        agent.warm()  # the uid's warm host, outside this agent's cgroup (warm_host.py)
     try:
         proc = _spawn(job, stdin, agent)
     except OSError as exc:

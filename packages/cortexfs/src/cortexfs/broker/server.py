@@ -25,6 +25,7 @@ class BrokerAgent:
     identity: Identity
     switch_credentials: bool  # the supervisor runs as root and sets the agent's identity
     limit: tuple[str, ...] = ()  # prlimit ... -- : the sandbox's rlimits for each call too
+    warm: Callable[[], None] | None = None  # start the uid's warm host if none serves
 
 
 Handler = Callable[[Conn, dict[str, Any], BrokerAgent], None]

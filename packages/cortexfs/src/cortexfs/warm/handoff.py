@@ -89,11 +89,11 @@ def _start_host(directory: str) -> bool:
     return answer in (b"ready\n", b"busy\n")
 
 
-def _host(uid: int) -> _socket.socket | None:
+def _host(uid: int, start: bool) -> _socket.socket | None:
     directory = host_dir(uid)
     path = f"{directory}/{SOCKET}"
     sock = _connect(path, uid)
-    if sock is not None:
+    if sock is not None or not start:
         return sock
     try:
         private_dir(uid_dir(uid), uid)
@@ -169,13 +169,15 @@ def call(argv: list[str]) -> int | None:
 
 def call_job(job: str) -> int | None:
     """A call the broker already decided (broker/exec_child.py, as the agent's uid,
-    outside the sandbox): the host runs its driver on a warm server."""
-    return _hand_on(encode_request(os.getcwd(), [job], dict(os.environ), MAGIC_JOB))
+    outside the sandbox): the host runs its driver on a warm server. The supervisor
+    started that host (broker/warm_host.py); one started here would live and die with
+    this agent, so without a host the call runs cold."""
+    return _hand_on(encode_request(os.getcwd(), [job], dict(os.environ), MAGIC_JOB), False)
 
 
-def _hand_on(request: bytes) -> int | None:
+def _hand_on(request: bytes, start: bool = True) -> int | None:
     uid = os.getuid()
-    sock = _host(uid)
+    sock = _host(uid, start)
     if sock is None:
         return None
     previous = {sig: _signal.signal(sig, _interrupted) for sig in (_signal.SIGTERM, _signal.SIGINT)}

@@ -1,0 +1,104 @@
+"""The agent uid's warm MCP host, started by the supervisor rather than by a call.
+
+A host that a call started would be in the agent's cgroup and under its process tree,
+so stopping that agent killed it, and with it the warm servers of every other agent
+of the same uid. Started here it runs with the agent's identity and limits, in a
+cgroup of its own (`cortexfs/warm.<uid>`, root operators only) and outside anything
+the supervisor kills at stop; it outlives the agent and exits when idle
+(warm/host.py). The call hands its job to whichever host serves the uid.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import socket
+import struct
+import subprocess
+import threading
+from typing import Any
+
+from cortexfs.launch import cgroups
+from cortexfs.launch.host import python_command
+from cortexfs.launch.identity import Identity
+from cortexfs.launch.limits import Limits
+from cortexfs.warm.paths import SOCKET
+
+_READY_WAIT = 10.0
+_CRED = struct.Struct("3i")
+
+
+def serving(path: str, uid: int) -> bool:
+    """Does a process of `uid` listen at `path`?"""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        try:
+            sock.connect(path)
+            _pid, peer_uid, _gid = _CRED.unpack(
+                sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _CRED.size)
+            )
+        except OSError:
+            return False
+    return bool(peer_uid == uid)
+
+
+def _read_ready(fd: int) -> str:
+    data = b""
+    with os.fdopen(fd, "rb", buffering=0) as handle:
+        while select.select([handle], [], [], _READY_WAIT)[0]:
+            chunk = handle.read(4096)
+            if not chunk:
+                break
+            data += chunk
+    return data.decode("utf-8", "replace")
+
+
+class WarmHost:
+    def __init__(
+        self, identity: Identity, spawn: dict[str, Any], limit: tuple[str, ...],
+        cgroup_host: cgroups.CgroupHost | None,
+    ) -> None:  # fmt: skip
+        self.identity = identity
+        self.spawn = spawn  # Popen credentials and environment: those of a call
+        self.limit = limit
+        self.cgroup_host = cgroup_host
+        self.lock = threading.Lock()
+        self.socket: str | None = None
+        self.pids: set[int] = set()  # hosts started here: spared when the agent stops
+
+    def ensure(self) -> None:
+        """Make sure a host serves the uid; a failure leaves the call to run cold."""
+        with self.lock:
+            if self.socket and serving(self.socket, self.identity.uid):
+                return
+            with contextlib.suppress(OSError):
+                self._start()
+
+    def _start(self) -> None:
+        cgroup = None
+        if self.cgroup_host is not None:
+            cgroup = cgroups.create(self.cgroup_host, f"warm.{self.identity.uid}", Limits())
+        go_read, go_write = os.pipe()
+        ready_read, ready_write = os.pipe()
+        try:
+            argv = [*self.limit, *python_command("cortexfs.warm.for_broker")]
+            proc = subprocess.Popen(
+                [*argv, str(go_read), str(ready_write)], stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                pass_fds=(go_read, ready_write), cwd="/", start_new_session=True,
+                **self.spawn,
+            )  # fmt: skip
+        finally:
+            os.close(go_read)
+            os.close(ready_write)
+        self.pids.add(proc.pid)
+        threading.Thread(target=proc.wait, name="warm-host-reaper", daemon=True).start()
+        try:
+            if cgroup is not None:
+                cgroups.enter(cgroup, proc.pid)
+            os.write(go_write, b"go")
+        finally:
+            os.close(go_write)
+        directory, _, word = _read_ready(ready_read).partition("\n")
+        if word.strip() in ("ready", "busy"):
+            self.socket = f"{directory}/{SOCKET}"
