@@ -42,6 +42,7 @@ CLIENT = Client(
         # Codex reads `.agents/skills` and `.codex/skills` (user: `~/.agents/skills`), not
         # `.claude/skills`: the shared tree serves it and every other client reading it.
         SKILL: Placement(Layout(".agents/skills/{n}/SKILL.md", flat=False)),
+        # Only `.codex/agents` of every client's agent tree (`codex debug prompt-input`).
         AGENT: Placement(
             Layout(".codex/agents/{n}.toml", flat=True),
             carrier=Carrier.TOML,

@@ -33,6 +33,7 @@ CLIENT = Client(
             carrier=Carrier.COMPILED,
         ),
         SKILL: Placement(Layout(".agents/skills/{n}/SKILL.md", flat=False)),
+        # Only `.factory/droids` of every client's agent tree (its first model request).
         AGENT: Placement(Layout(".factory/droids/{n}.md", flat=True)),
     },
     detect=Detect(paths=(".factory",), home_paths=(".factory",), executables=("droid",)),

@@ -27,6 +27,8 @@ CLIENT = Client(
     kinds={
         RULE: Placement(Layout(".kilo/rules/{n}.md", flat=True)),
         SKILL: Placement(Layout(".agents/skills/{n}/SKILL.md", flat=False)),
+        # It reads `.kilo/agents` and `.kilocode/agents`, no other client's agent tree
+        # (`kilo debug config`, 7.7.7, one agent in every client's tree).
         AGENT: Placement(
             Layout(".kilo/agents/{n}.md", flat=True),
             Layout(".config/kilo/agents/{n}.md", flat=True),

@@ -48,6 +48,8 @@ CLIENT = Client(
         # (`lifecycle/ancillary.py`).
         RULE: Placement(Layout(".agents/rules/{n}/RULE.md", flat=False)),
         SKILL: Placement(Layout(".agents/skills/{n}/SKILL.md", flat=False)),
+        # It reads `.opencode/agents` (and the older `.opencode/agent`), no other client's
+        # agent tree (`opencode debug config`, 1.18.33, one agent in every client's tree).
         AGENT: Placement(Layout(".opencode/agents/{n}.md", flat=True)),
     },
     detect=Detect(
