@@ -168,4 +168,6 @@ def run_driver(
         return run_mcp(call, sessions or ColdSessions(), writer)
     if kind == "echo":
         return run_echo(parse_arguments(args, stdin), writer)
+    if kind == "agent.create":
+        raise Unavailable(f"{where}: kind=agent.create runs only for an agent, in its broker")
     raise Unavailable(f"{where}: no driver (kind={kind or 'unset'})")

@@ -60,6 +60,11 @@ class Internal(CtxError):
     errno_name = "EIO"
 
 
+class Exists(CtxError):
+    exit_code = EXIT_FAILED
+    errno_name = "EEXIST"
+
+
 class Failed(CtxError):
     exit_code = EXIT_FAILED
     errno_name = "EIO"

@@ -42,6 +42,11 @@ def front(path: str, line: str) -> Op:
     return {"op": "front", "path": path, "data": line}
 
 
+def unlink(path: str) -> Op:
+    """Remove a file if it is there (an agent object: the mount removes its triple)."""
+    return {"op": "unlink", "path": path}
+
+
 def symlink(path: str, target: str) -> Op:
     """Create the link, or accept an existing one that already points at `target`."""
     return {"op": "symlink", "path": path, "data": target}
@@ -87,6 +92,9 @@ def apply(op: Op) -> None:
         _front(path, data)
     elif kind == "symlink":
         _symlink(path, data)
+    elif kind == "unlink":
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
     else:
         raise Internal(f"unknown file operation {kind!r}")
 

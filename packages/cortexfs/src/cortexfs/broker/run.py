@@ -12,6 +12,7 @@ import socket
 import subprocess
 from typing import TYPE_CHECKING, Any
 
+from cortexfs.broker import agent_create
 from cortexfs.broker.calls import (
     authorise,
     call_schema,
@@ -156,6 +157,8 @@ def _decide_and_run(
         driver = authorise(env, resolved)
     except CtxError as exc:
         return _refused(writer, exc, ctx_host)
+    if driver.get("kind") == agent_create.KIND:
+        return agent_create.run_create(writer, frame.get("args", []), stdin, agent)
     job = {"driver": driver, "where": driver_path(resolved), "args": frame.get("args", []),
            "schema": call_schema(resolved, driver)}  # fmt: skip
     if agent.warm is not None and driver.get("kind") == "mcp":
