@@ -56,6 +56,11 @@ def test_client_states_every_fact(client: Client) -> None:
     if client.mcp is not None:
         assert client.mcp.root_key and (client.mcp.project or client.mcp.user)
         assert set(client.mcp.remote_types) <= {"http", "sse"}
+    # One agent name in several trees: one copy shown or every copy, never both, and
+    # only for a client that reads more than one agent tree.
+    assert not (client.agent_trees and client.lists_agent_copies)
+    if client.agent_trees or client.lists_agent_copies:
+        assert len(client.project_agent_trees()) > 1
 
 
 def test_a_rendered_path_belongs_to_one_kind() -> None:

@@ -94,6 +94,25 @@ def test_lines_group_per_client_and_outcome() -> None:
     ]
 
 
+def test_vscode_lists_every_agent_copy_from_its_source() -> None:
+    # clients/vscode.py: VS Code reads `.github/agents` and `.claude/agents` by default
+    # and keeps one entry per file (chatModes.ts), so one name in both is two entries.
+    vscode = get("vscode")
+    assert vscode.project_agent_trees() == (".github/agents/", ".claude/agents/")
+    assert vscode.lists_agent_copies and not vscode.one_agent_per_name
+    assert not get("cursor").lists_agent_copies  # not known either way
+    why = "VS Code reads .github/agents/, .claude/agents/ and lists every copy"
+    misses = [
+        Miss("vscode", "agent:a", (".github/agents/", ".claude/agents/"), ("copilot", "claude")),
+        Miss("vscode", "agent:b", (".claude/agents/",), ("claude",)),
+    ]
+    assert lines(misses) == [
+        "vscode: 1 agent (agent:b) reaches it as Claude Code's copy in .claude/agents/, "
+        f"not in its own rendering ({why}, so a copy of its own would be listed twice)",
+        f"vscode: 1 agent (agent:a) listed 2 times, from .github/agents/, .claude/agents/ ({why})",
+    ]
+
+
 def _seen(client: str, written: Mapping[str, str]) -> list[str]:
     """The reading model, restated: trees in the client's order, the first only where it
     is verified to show one copy per name."""

@@ -105,12 +105,30 @@ def test_copilot_keeps_its_own_copy_over_claudes(cli, project, registry) -> None
     assert _doctor(cli, project) == []
 
 
+VSCODE_TWICE = (
+    "warning: vscode: 1 agent (agent:reviewer) listed 2 times, from .github/agents/, "
+    ".claude/agents/ (VS Code reads .github/agents/, .claude/agents/ and lists every copy)"
+)
+
+
 def test_vscode_is_told_it_lists_both(cli, project, registry) -> None:  # type: ignore[no-untyped-def]
-    # VS Code reads `.claude/agents` beside Copilot's tree, and no source says it shows
-    # one copy per name; Copilot CLI's verified copy is kept, and the run says so.
+    # VS Code reads `.claude/agents` beside Copilot's tree and, by its source, lists one
+    # entry per file; Copilot CLI's verified copy is kept, and the run says so.
     out = cli.ok("add", str(registry), "--claude", "--copilot", "--vscode", cwd=project, extra=BIN)
     assert _agents(project) == [CLAUDE, ".github/agents/reviewer.agent.md"]
-    assert _lines(out.stderr) == [
-        "warning: vscode: 1 agent (agent:reviewer) listed 2 times, from .github/agents/, "
-        f".claude/agents/ (VS Code reads .github/agents/, .claude/agents/{UNKNOWN})"
+    assert _lines(out.stderr) == [VSCODE_TWICE]
+
+
+def test_a_default_install_warns_for_vscode_only(cli, project, registry) -> None:  # type: ignore[no-untyped-def]
+    # No flags and nothing detected: the baseline clients. Copilot CLI shows its own copy
+    # and opencode reads its own tree only, so VS Code is the one client told anything.
+    out = cli.ok("add", str(registry), cwd=project, extra=BIN)
+    assert "4 items installed for claude, copilot, vscode, opencode" in out.stderr
+    assert [line for line in out.stderr.splitlines() if line.startswith("warning:")] == [
+        VSCODE_TWICE
+    ]
+    assert _agents(project) == [
+        CLAUDE,
+        ".github/agents/reviewer.agent.md",
+        ".opencode/agents/reviewer.md",
     ]

@@ -335,6 +335,10 @@ class Client:
     # documentation is in its module). Empty: its own agents tree, then the agent trees
     # in `reads`, each copy of a name listed (`lifecycle.agentplace`).
     agent_trees: tuple[str, ...] = ()
+    # Verified (the source or the command is in its module) to list every copy of one
+    # agent name it finds in several of its agent trees, one entry per file. Without
+    # this or `agent_trees` the count is not known; either way each copy is counted.
+    lists_agent_copies: bool = False
     baseline: bool = False  # in the selection when nothing chose or detected clients
     # It reads a whitespace-preceded `@word` outside code spans in its instructions files
     # as an import of that file (Gemini CLI's memport), with no escape keeping the text:

@@ -133,7 +133,11 @@ def agents_table() -> str:
             shows = "—"
         else:
             shows = (
-                "the first tree's copy only" if c.one_agent_per_name else "every copy (unverified)"
+                "the first tree's copy only"
+                if c.one_agent_per_name
+                else "every copy"
+                if c.lists_agent_copies
+                else "every copy (unverified)"
             )
         lines.append(f"| {c.name} | {', '.join(f'`{t}`' for t in trees)} | {shows} |")
     return "\n".join(lines) + "\n"

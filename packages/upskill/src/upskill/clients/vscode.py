@@ -1,5 +1,6 @@
 """VS Code (GitHub Copilot Chat): it reads the files written for Copilot (`.github/**`),
-so it is a selection and MCP target that renders Copilot's tree."""
+so it is a selection and MCP target that renders Copilot's tree. It has no offline
+CLI: its facts come from its documentation and source, cited beside each."""
 
 from __future__ import annotations
 
@@ -70,5 +71,20 @@ CLIENT = Client(
     # personal, and skips the others as `duplicate-name`.
     skill_trees=(".github/skills/", ".agents/skills/", ".claude/skills/"),
     dedupes=True,
+    # Agents, from microsoft/vscode's source (src/vs/workbench/contrib/chat/; the
+    # repository is too large to fetch whole, so these are its stored files): `.github/
+    # agents` and `.claude/agents` are default workspace agent folders
+    # (`DEFAULT_AGENT_SOURCE_FOLDERS` in common/promptSyntax/config/promptFileLocations.ts,
+    # the `chat.agentFilesLocations` default in browser/chat.contribution.ts), read unless
+    # that setting maps the path to false (`PromptsConfig.promptSourceFolders`,
+    # common/promptSyntax/config/config.ts at 047238f9fe1b); no setting like
+    # `chat.useClaudeMdFile` gates Claude's agents. The release that added `.claude/
+    # agents` is not pinned here: the file at 0783120be12f lists `.github/agents` only.
+    # One name in both trees is two entries: `computeAgentDiscoveryInfo`
+    # (common/promptSyntax/service/promptsServiceImpl.ts) loads every file, with no
+    # `duplicate-name` skip as for skills, and `ChatModeService.refreshCustomPromptModes`
+    # (common/chatModes.ts at 50cdf4531ba3) keeps one mode per file URI. So no
+    # `agent_trees`: beside Claude Code it lists an agent twice, and the install says so.
+    lists_agent_copies=True,
     baseline=True,
 )

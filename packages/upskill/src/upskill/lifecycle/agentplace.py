@@ -5,8 +5,10 @@ Every client writes agents to a tree of its own, but some read other clients'
 agent trees too: Cursor reads `.claude/agents/` and `.codex/agents/`, Copilot
 CLI and VS Code read `.claude/agents/` (each client's `reads`). A client
 verified to show one agent per name, its own tree first (`Client.agent_trees`:
-Copilot CLI), needs nothing. A client that lists every copy would load an
-agent written for it and for Claude Code twice. Where the renderings are the
+Copilot CLI), needs nothing. A client that lists every copy (VS Code, from
+its source: `Client.lists_agent_copies`), or is not known to show one per name
+(Cursor), would load an agent written for it and for Claude Code twice; each
+line says which of the two it is. Where the renderings are the
 same byte for byte, `desired.served_elsewhere` already writes one copy. Where
 they differ, this module tries leaving out the own copy of each target whose
 clients all list every copy and read another tree, and keeps the choice where
@@ -152,7 +154,9 @@ def lines(misses: Sequence[Miss]) -> list[str]:
         spec = get(client)
         what = f"{len(keys)} agent{'s' if len(keys) > 1 else ''} ({', '.join(sorted(keys))})"
         reads = ", ".join(spec.project_agent_trees())
-        why = f"{spec.name} reads {reads} and is not known to show one copy per name"
+        known = spec.lists_agent_copies
+        shows = "lists every copy" if known else "is not known to show one copy per name"
+        why = f"{spec.name} reads {reads} and {shows}"
         if not seen:
             out.append(f"{client}: {what} not delivered ({why})")
         elif len(seen) > 1:
@@ -161,6 +165,7 @@ def lines(misses: Sequence[Miss]) -> list[str]:
             verb = "reach" if len(keys) > 1 else "reaches"
             out.append(
                 f"{client}: {what} {verb} it as {get(rendered[0]).name}'s copy in {seen[0]}, "
-                f"not in its own rendering ({why}, so a copy of its own could be listed twice)"
+                f"not in its own rendering ({why}, so a copy of its own "
+                f"{'would' if known else 'could'} be listed twice)"
             )
     return out
