@@ -35,7 +35,8 @@ def main() -> int:
         # The agent's warm host (outside the sandbox, this uid) keeps the server running.
         from cortexfs.warm.handoff import call_job
 
-        code = call_job(raw.decode())
+        host = job.get("host")
+        code = call_job(raw.decode(), host if isinstance(host, str) else None)
         if code is not None:
             sys.stdout.flush()
             return code

@@ -162,7 +162,7 @@ def _decide_and_run(
     job = {"driver": driver, "where": driver_path(resolved), "args": frame.get("args", []),
            "schema": call_schema(resolved, driver)}  # fmt: skip
     if agent.warm is not None and driver.get("kind") == "mcp":
-        agent.warm()  # the uid's warm host, outside this agent's cgroup (warm_host.py)
+        job["host"] = agent.warm()  # the uid's warm host, outside this agent's cgroup
     try:
         proc = _spawn(job, stdin, agent)
     except OSError as exc:

@@ -25,7 +25,7 @@ class BrokerAgent:
     identity: Identity
     switch_credentials: bool  # the supervisor runs as root and sets the agent's identity
     limit: tuple[str, ...] = ()  # prlimit ... -- : the sandbox's rlimits for each call too
-    warm: Callable[[], None] | None = None  # start the uid's warm host if none serves
+    warm: Callable[[], str | None] | None = None  # the uid's warm host socket, started if need be
 
 
 Handler = Callable[[Conn, dict[str, Any], BrokerAgent], None]

@@ -17,6 +17,7 @@ import socket
 import struct
 import subprocess
 import threading
+import time
 from typing import Any
 
 from cortexfs.launch import cgroups
@@ -66,13 +67,24 @@ class WarmHost:
         self.socket: str | None = None
         self.pids: set[int] = set()  # hosts started here: spared when the agent stops
 
-    def ensure(self) -> None:
-        """Make sure a host serves the uid; a failure leaves the call to run cold."""
+    def ensure(self) -> str | None:
+        """The socket of a host serving the uid, started if none does; None leaves the
+        call to run cold."""
         with self.lock:
             if self.socket and serving(self.socket, self.identity.uid):
-                return
-            with contextlib.suppress(OSError):
-                self._start()
+                return self.socket
+            self.socket = None
+            deadline = time.monotonic() + _READY_WAIT
+            while self.socket is None and time.monotonic() < deadline:
+                with contextlib.suppress(OSError):
+                    self._start()
+                if self.socket is None:
+                    time.sleep(0.05)  # a host going idle still holds the directory
+            return self.socket
+
+    def _reap(self, proc: subprocess.Popen[bytes]) -> None:
+        proc.wait()
+        self.pids.discard(proc.pid)
 
     def _start(self) -> None:
         cgroup = None
@@ -92,7 +104,7 @@ class WarmHost:
             os.close(go_read)
             os.close(ready_write)
         self.pids.add(proc.pid)
-        threading.Thread(target=proc.wait, name="warm-host-reaper", daemon=True).start()
+        threading.Thread(target=self._reap, args=(proc,), name="warm-reaper", daemon=True).start()
         try:
             if cgroup is not None:
                 cgroups.enter(cgroup, proc.pid)
@@ -100,5 +112,6 @@ class WarmHost:
         finally:
             os.close(go_write)
         directory, _, word = _read_ready(ready_read).partition("\n")
-        if word.strip() in ("ready", "busy"):
-            self.socket = f"{directory}/{SOCKET}"
+        path = f"{directory}/{SOCKET}"
+        if word.strip() == "ready" or (word.strip() == "busy" and serving(path, self.identity.uid)):
+            self.socket = path

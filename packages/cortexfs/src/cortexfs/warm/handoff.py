@@ -89,11 +89,15 @@ def _start_host(directory: str) -> bool:
     return answer in (b"ready\n", b"busy\n")
 
 
-def _host(uid: int, start: bool) -> _socket.socket | None:
+def _host(uid: int, known: str | None) -> _socket.socket | None:
+    """The uid's host: the one at `known` (the supervisor started it and says where),
+    else the one for this installation, started here if none serves."""
+    if known is not None:
+        return _connect(known, uid)
     directory = host_dir(uid)
     path = f"{directory}/{SOCKET}"
     sock = _connect(path, uid)
-    if sock is not None or not start:
+    if sock is not None:
         return sock
     try:
         private_dir(uid_dir(uid), uid)
@@ -167,17 +171,19 @@ def call(argv: list[str]) -> int | None:
     return _hand_on(encode_request(os.getcwd(), [path, *argv[1:]], dict(os.environ)))
 
 
-def call_job(job: str) -> int | None:
+def call_job(job: str, host: str | None) -> int | None:
     """A call the broker already decided (broker/exec_child.py, as the agent's uid,
-    outside the sandbox): the host runs its driver on a warm server. The supervisor
-    started that host (broker/warm_host.py); one started here would live and die with
-    this agent, so without a host the call runs cold."""
-    return _hand_on(encode_request(os.getcwd(), [job], dict(os.environ), MAGIC_JOB), False)
+    outside the sandbox): the host at `host` runs its driver on a warm server. The
+    supervisor started that host (broker/warm_host.py); one started here would live and
+    die with this agent, so without one the call runs cold."""
+    if host is None:
+        return None
+    return _hand_on(encode_request(os.getcwd(), [job], dict(os.environ), MAGIC_JOB), host)
 
 
-def _hand_on(request: bytes, start: bool = True) -> int | None:
+def _hand_on(request: bytes, known: str | None = None) -> int | None:
     uid = os.getuid()
-    sock = _host(uid, start)
+    sock = _host(uid, known)
     if sock is None:
         return None
     previous = {sig: _signal.signal(sig, _interrupted) for sig in (_signal.SIGTERM, _signal.SIGINT)}
@@ -185,7 +191,8 @@ def _hand_on(request: bytes, start: bool = True) -> int | None:
         fds = (0).to_bytes(4, sys.byteorder)
         try:
             sent = sock.sendmsg([request], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fds)])
-            sock.sendall(request[sent:])
+            if sent < len(request):  # an empty send to a host that already answered and
+                sock.sendall(request[sent:])  # closed is EPIPE: the call would run twice
         except OSError:
             return None  # the host has no whole request, so it runs nothing
         code = _relay(sock)
