@@ -5,8 +5,10 @@ process groups and to check that a broker peer belongs to one of its sandboxes."
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import signal
+import time
 
 
 def _stat(pid: int) -> list[str] | None:
@@ -83,3 +85,60 @@ def hosted_groups(root: int) -> set[int]:
 def kill_group(pgid: int, sig: signal.Signals) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, sig)
+
+
+_PR_SET_CHILD_SUBREAPER = 36
+_WNOTHREAD = 0x20000000  # wait only for the calling thread's own children
+
+
+def become_subreaper() -> None:
+    """Orphans below this process come to it instead of to PID 1, so nothing a tool
+    call starts (a daemon in a session of its own included) leaves its process tree."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER)")
+
+
+def reap_adopted() -> None:
+    """Reap the adopted orphans that have exited. Call it from the main thread, which
+    starts no process itself while it reaps: the kernel hands orphans to a subreaper's
+    first live thread, so with `__WNOTHREAD` this never takes a child another thread's
+    Popen is waiting for."""
+    with contextlib.suppress(ChildProcessError):
+        while os.waitpid(-1, os.WNOHANG | _WNOTHREAD)[0] > 0:
+            pass
+
+
+def _alive(pid: int) -> bool:
+    fields = _stat(pid)
+    return fields is not None and fields[0] not in ("Z", "X")
+
+
+def _below(root: int, spared: set[int]) -> set[int]:
+    """Live descendants of `root`, less the spared processes and everything below them."""
+    spare = {p for p in spared if _alive(p)}
+    for pid in list(spare):
+        spare.update(descendants(pid))
+    return {p for p in descendants(root) if p not in spare and _alive(p)}
+
+
+def kill_below(root: int, spared: set[int], timeout: float = 5.0) -> set[int]:
+    """SIGKILL every live descendant of `root` but the spared subtrees: stopped first
+    (SIGSTOP cannot be caught, and a stopped process forks no more), listed again until
+    no new one appears, then killed, so none escapes by forking or by being orphaned
+    during the sweep. Returns those still alive after `timeout`."""
+    deadline = time.monotonic() + timeout
+    while (left := _below(root, spared)) and time.monotonic() < deadline:
+        stopped: set[int] = set()
+        while new := left - stopped:
+            for pid in new:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGSTOP)
+            stopped |= new
+            left = _below(root, spared)
+        for pid in stopped:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.02)
+        reap_adopted()
+    return _below(root, spared)

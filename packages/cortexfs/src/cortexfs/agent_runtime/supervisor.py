@@ -108,6 +108,7 @@ class Supervisor:
     # -- lifecycle -------------------------------------------------------------
     def prepare(self) -> None:
         paths = self.cfg.paths
+        procs.become_subreaper()  # what a tool call leaves behind stays below, for stop
         os.makedirs(os.path.dirname(paths.socket), mode=0o755, exist_ok=True)
         shutil.rmtree(paths.rundir, ignore_errors=True)
         os.makedirs(paths.rundir, mode=0o711)
@@ -143,7 +144,7 @@ class Supervisor:
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
         log(f"serving {self.cfg.ref.abi_path} on {self.cfg.paths.socket}")
         while not self.stopping.wait(0.5):
-            pass
+            procs.reap_adopted()  # here, in the main thread, which starts no process
         self.shutdown()
 
     def shutdown(self) -> None:
@@ -159,6 +160,12 @@ class Supervisor:
         while any(t.state == RUNNING for t in running) and time.monotonic() < deadline:
             time.sleep(0.05)
         self.broker.stop()
+        # Whatever a tool call left (adopted: this process is their subreaper) dies with
+        # the agent, with or without a cgroup; the uid's warm host and its servers serve
+        # the uid's other agents too, and are spared.
+        left = procs.kill_below(os.getpid(), set(self.warm.pids))
+        if left:
+            log(f"processes {sorted(left)} outlived SIGKILL")
         shutil.rmtree(self.cfg.paths.rundir, ignore_errors=True)
         if self.cgroup is not None:
             left = cgroups.kill_others(self.cgroup, os.getpid())
