@@ -3,8 +3,8 @@
 Run from the repository root as root: ``uv run python bench/cortexfs.py``. Needs fuse3,
 gcc and the libfuse3 headers (``apt-get install -y libfuse3-dev pkg-config``) and, for
 the default MCP server, ``npm install --prefix bench/.cache
-@modelcontextprotocol/server-filesystem`` (``--server calc`` uses a small Python server
-the bench writes instead).
+@modelcontextprotocol/server-filesystem`` (``--server calc`` uses the tests' small Python server,
+``packages/cortexfs/tests/support/fake_mcp.py``, instead).
 
 **File operations.** Mounts a temporary storage directory with ``cortexfs-mount``,
 writes ``--files`` files of ``--size`` bytes into ``shared/bench/`` through it, builds
@@ -62,25 +62,9 @@ BENCH = Path(__file__).resolve().parent
 CACHE = BENCH / ".cache"
 BIN = Path(sys.executable).parent
 FS_SERVER = CACHE / "node_modules" / ".bin" / "mcp-server-filesystem"
-CALC_SERVER = """\
-import json, sys
-for line in sys.stdin:
-    msg = json.loads(line)
-    if "id" not in msg:
-        continue
-    method, ident = msg["method"], msg["id"]
-    if method == "initialize":
-        result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
-                  "serverInfo": {"name": "calc", "version": "1"}}
-    elif method == "tools/list":
-        result = {"tools": [{"name": "add", "inputSchema": {"type": "object",
-                  "properties": {"a": {"type": "number"}, "b": {"type": "number"}}},
-                  "annotations": {"readOnlyHint": True, "openWorldHint": False}}]}
-    else:
-        args = msg["params"]["arguments"]
-        result = {"content": [{"type": "text", "text": str(args["a"] + args["b"])}]}
-    print(json.dumps({"jsonrpc": "2.0", "id": ident, "result": result}), flush=True)
-"""
+# The tests' fake servers (`--server calc` is theirs), imported by path: the bench runs
+# only from a checkout, where they always are, and a copy here would drift from them.
+TEST_SUPPORT = BENCH.parent / "packages" / "cortexfs" / "tests" / "support"
 
 
 def _wait_ready(check: Callable[[], bool], proc: subprocess.Popen[bytes], what: str) -> None:
@@ -243,6 +227,9 @@ def _server(args: argparse.Namespace, base: Path) -> tuple[str, list[str], str, 
             "read_text_file",
             {"path": str(shared / "hello.txt")},
         )
+    sys.path.insert(0, str(TEST_SUPPORT))
+    from fake_mcp import CALC_SERVER  # type: ignore[import-not-found]
+
     script = base / "calc_server.py"
     script.write_text(CALC_SERVER)
     return "calc", [sys.executable, str(script)], "add", {"a": 2, "b": 3}

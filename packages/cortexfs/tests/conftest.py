@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from fake_mcp import CALC_SERVER
 from world_runtime import build_runtime, world_python
 
 BIN = Path(sys.executable).parent
@@ -232,46 +233,10 @@ def as_uid() -> Callable[..., int]:
     return errno_as
 
 
-MCP_SERVER = r"""
-import json, sys
-TOOLS = [
-    {"name": "add", "description": "Add two\nnumbers", "inputSchema": {"type": "object",
-     "properties": {"a": {"type": "number"}, "b": {"type": "number"}}, "required": ["a", "b"]},
-     "annotations": {"readOnlyHint": True, "openWorldHint": False}},
-    {"name": "fail", "description": "Always fails", "inputSchema": {"type": "object"}},
-]
-for line in sys.stdin:
-    msg = json.loads(line)
-    if "id" not in msg:
-        continue
-    method, ident = msg["method"], msg["id"]
-    if method == "initialize":
-        result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
-                  "serverInfo": {"name": "calc", "version": "1"}}
-    elif method == "tools/list":
-        result = {"tools": TOOLS}
-    elif method == "tools/call":
-        name, args = msg["params"]["name"], msg["params"].get("arguments", {})
-        if name == "add":
-            if not all(isinstance(args.get(k), (int, float)) for k in ("a", "b")):
-                print(json.dumps({"jsonrpc": "2.0", "id": ident,
-                      "error": {"code": -32602, "message": "a and b must be numbers"}}), flush=True)
-                continue
-            result = {"content": [{"type": "text", "text": str(args["a"] + args["b"])}]}
-        else:
-            result = {"content": [{"type": "text", "text": "boom"}], "isError": True}
-    else:
-        print(json.dumps({"jsonrpc": "2.0", "id": ident,
-              "error": {"code": -32601, "message": "no such method"}}), flush=True)
-        continue
-    print(json.dumps({"jsonrpc": "2.0", "id": ident, "result": result}), flush=True)
-"""
-
-
 @pytest.fixture(scope="session")
 def mcp_server(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     path = tmp_path_factory.mktemp("mcp") / "calc_server.py"
-    path.write_text(MCP_SERVER)
+    path.write_text(CALC_SERVER)
     return [sys.executable, str(path)]
 
 

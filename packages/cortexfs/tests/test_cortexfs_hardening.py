@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from fake_mcp import server_source
 from oserrors import err
 
 from cortexfs.ctl_write import write_control
@@ -297,17 +298,15 @@ def test_ctx_set_takes_values_that_look_like_options(ctx_mount, unique: str, run
     assert bad.stderr == f"ctx: {ctx_mount.root}/{perm}: EINVAL (Invalid argument)\n".encode()
 
 
-CRASHING_SERVER = r"""
-import json, os, sys
-for line in sys.stdin:
-    msg = json.loads(line)
-    if msg.get("method") == "initialize":
-        result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
-                  "serverInfo": {"name": "crash", "version": "1"}}
-        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
-    elif msg.get("method") == "tools/call":
-        os._exit(3)  # dies mid-call
-"""
+CRASHING_SERVER = server_source(
+    "crash",
+    r"""
+import os
+TOOLS = [{"name": "boom", "inputSchema": {"type": "object"}}]
+def call(name, arguments):
+    os._exit(3)  # dies mid-call
+""",
+)
 
 
 def test_a_crashed_mcp_server_is_econnreset(tmp_path: Path) -> None:

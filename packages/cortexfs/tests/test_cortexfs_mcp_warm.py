@@ -14,13 +14,16 @@ import time
 from pathlib import Path
 
 import pytest
+from fake_mcp import server_source
 
 CTX = str(Path(sys.executable).parent / "ctx")
 
 # A server that ignores SIGTERM and outlives its stdin closing (the servers issue 23
 # found still running), and whose `hang` tool leaves a child in its process group.
-SERVER = r"""
-import json, os, signal, subprocess, sys, time
+SERVER = server_source(
+    "warm",
+    r"""
+import os, signal, subprocess, sys, time
 signal.signal(signal.SIGTERM, signal.SIG_IGN)
 PIDS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pids")
 def note(text):
@@ -30,26 +33,16 @@ def note(text):
 note(f"started {os.getpid()}")
 TOOLS = [{"name": n, "inputSchema": {"type": "object"},
           "annotations": {"readOnlyHint": True, "openWorldHint": False}} for n in ("pid", "hang")]
-for line in sys.stdin:
-    msg = json.loads(line)
-    if "id" not in msg:
-        continue
-    method, ident = msg["method"], msg["id"]
-    if method == "initialize":
-        result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
-                  "serverInfo": {"name": "warm", "version": "1"}}
-    elif method == "tools/list":
-        result = {"tools": TOOLS}
-    elif msg["params"]["name"] == "pid":
+def call(name, arguments):
+    if name == "pid":
         print("call pid", file=sys.stderr, flush=True)
-        result = {"content": [{"type": "text", "text": str(os.getpid())}]}
-    else:
-        child = subprocess.Popen(["sleep", "300"])
-        note(f"child {child.pid}")
-        time.sleep(300)
-    print(json.dumps({"jsonrpc": "2.0", "id": ident, "result": result}), flush=True)
-time.sleep(300)
-"""
+        return {"content": [{"type": "text", "text": str(os.getpid())}]}
+    child = subprocess.Popen(["sleep", "300"])
+    note(f"child {child.pid}")
+    time.sleep(300)
+""",
+    after="time.sleep(300)\n",
+)
 
 
 def alive(pid: int) -> bool:
