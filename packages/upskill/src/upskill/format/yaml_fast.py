@@ -10,8 +10,9 @@ replaced here by a copy of ruamel's own YAML 1.2 implicit-resolver table
 Whatever this path cannot guarantee byte-for-byte is deferred to ruamel, which
 then produces the value or the exact error: anchors, aliases, tags and
 directives (screened out before parsing), timestamps, merge keys and `=`,
-duplicate or non-scalar keys, YAML 1.1 line breaks (NEL, LS, PS), and any
-libyaml error. Equivalence is a differential property test
+duplicate or non-scalar keys, YAML 1.1 line breaks (NEL, LS, PS), a block
+scalar led by a blank line shallower than a later one (ruamel refuses it,
+libyaml does not), and any libyaml error. Equivalence is a differential property test
 (tests/test_format_yaml_fast.py), and a test pins the copied resolver table to
 ruamel's.
 """
@@ -75,6 +76,20 @@ RESOLVERS_1_2: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 # header directly followed by `#` (libyaml accepts `|#`).
 _UNSAFE = re.compile(
     r"(?:^|[\s\[\]{},:?-])[&*!]|^(?:%|---|\.\.\.)|[\t\x85\u2028\u2029]|[|>][-+0-9]*#", re.M
+)
+
+# ruamel (scanner.scan_block_scalar_indentation) refuses a block scalar without
+# an indentation indicator whose first line is blank but indented by k spaces
+# when a later leading line has more than k ("more indented follow up line than
+# first in a block scalar"); libyaml, like YAML 1.2 (8.1.1.1), takes the
+# indentation from the first non-empty line and accepts it, so such a document
+# defers. Anything on a line ending in what looks like a block scalar header
+# counts, which is safe. Registry text is hostile: the line breaks and the
+# header are atomic groups, each line is scanned once, the search is linear.
+_BREAK = r"(?>\r\n|\r|\n)"
+_INDENTED_BLANK_FIRST = re.compile(
+    rf"(?<![^\r\n])(?>[^\r\n]*?[|>][-+]?[ ]*(?:#[^\r\n]*)?{_BREAK})"
+    rf"( +){_BREAK}(?:[ ]*{_BREAK})*?\1 "
 )
 
 
@@ -181,6 +196,8 @@ def fast_load(text: str) -> Any:
     """The document ruamel's YAML 1.2 safe loader would return, or raise `Defer`."""
     if _UNSAFE.search(text):
         raise Defer("node properties, directives or YAML 1.1 line breaks")
+    if _INDENTED_BLANK_FIRST.search(text):
+        raise Defer("block scalar led by an indented blank line")
     loader_class = _loader_class()
     if loader_class is None:
         raise Defer("PyYAML without libyaml")
