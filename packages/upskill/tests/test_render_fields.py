@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -233,6 +234,26 @@ def test_agent_mode(tmp_path: Path) -> None:
 def test_agent_model_aliases(tmp_path: Path, model: str, expected: list[str]) -> None:
     out = render(tmp_path, "agent", BASE + f"model: {model}\n")
     assert [v[0]["model"] for v in out.values()] == expected
+
+
+@pytest.mark.parametrize(
+    ("model", "expected"),
+    [
+        ("sonnet", "claude-sonnet-4.6"),
+        ("opus", "claude-opus-4.6"),
+        ("haiku", "claude-haiku-4.5"),
+        ("claude-opus-4.8", "claude-opus-4.8"),
+    ],
+)
+def test_kiro_agent_model_aliases(tmp_path: Path, model: str, expected: str) -> None:
+    # Kiro CLI's ids (kiro.dev/docs/cli/models), in its JSON agent file, no warning.
+    item_dir = tmp_path / "thing"
+    item_dir.mkdir()
+    (item_dir / "AGENT.md").write_text(f"---\n{BASE}model: {model}\n---\n\n## Body\n")
+    (item,) = load_item_dir(item_dir)
+    rendering = render_item(item, "kiro")
+    assert json.loads(rendering.files[0].data)["model"] == expected
+    assert list(rendering.warnings) == []
 
 
 def test_agent_tools_mapping_and_warnings(tmp_path: Path) -> None:

@@ -52,13 +52,14 @@ def test_cursor_kiro_amp_qwen(cli, h, project, registry) -> None:  # type: ignor
     assert "warning: amp: 1 agent not delivered (Amp has no place for agents)" in warnings
     assert not [w for w in warnings if w.startswith("warning: kiro: ")]
     # Kiro CLI's JSON agent configuration: the body is `prompt`, the tools Kiro's names;
-    # Kiro has no model for the `sonnet` alias, so it is left out (and reported).
+    # the `sonnet` alias is Kiro CLI's `claude-sonnet-4.6`.
     assert json.loads((project / ".kiro/agents/reviewer.json").read_text()) == {
         "name": "reviewer",
         "description": "Use when testing reviewer",
         "prompt": "You review code.\n\n## Skills\n\nThis agent relies on the following skills, "
         "installed alongside it. Use them when relevant:\n\n- review\n",
         "tools": ["read", "shell"],
+        "model": "claude-sonnet-4.6",
     }
     assert (
         "warning: mcp db: amp does not expand ${VAR} references: DB_URL is passed as written "

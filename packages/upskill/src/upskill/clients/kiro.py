@@ -61,6 +61,7 @@ CLIENT = Client(
         "https://kiro.dev/docs/mcp/configuration",
         "https://kiro.dev/docs/cli/custom-agents/configuration-reference",
         "https://kiro.dev/docs/cli/reference/built-in-tools",
+        "https://kiro.dev/docs/cli/models/",
         "rulesync 17 features/subagents/kiro-subagent.ts",
     ),
     # Kiro CLI's built-in tool names (kiro.dev/docs/cli/reference/built-in-tools).
@@ -73,6 +74,15 @@ CLIENT = Client(
         "glob": "glob",
         "web-fetch": "web_fetch",
         "web-search": "web_search",
+    },
+    # The models kiro.dev/docs/cli/models lists (Claude Opus 4.6, Sonnet 4.6, Haiku 4.5,
+    # the generation the other clients' tables name), spelled as the agent `model` field
+    # and `kiro-cli chat --model` take them: `kiro-cli chat --list-models` ids
+    # (`claude-sonnet-4.6`, dotted, as in the configuration reference's examples).
+    models={
+        "sonnet": "claude-sonnet-4.6",
+        "opus": "claude-opus-4.6",
+        "haiku": "claude-haiku-4.5",
     },
     agent_fields=_agent_fields,
     rule_fields=_rule_fields,
