@@ -2,9 +2,11 @@
 
 A listing costs a `getdents` of the backing directory and one encoded name per entry;
 repeated listings of an unchanged directory need neither. Every change to the backing
-store goes through the daemon's one request thread, so a listing stays right until the
-daemon itself changes something, and then every listing is dropped: a rename can move a
-directory to another path, so tracking single paths would miss it. The generation counts
+store goes through the daemon's one request thread (operators edit the storage only
+through the mount or unmounted: docs/cortexfs/design.md, "Kernel caching"), so a
+listing stays right until the daemon itself changes something, and then every listing
+is dropped: a rename can move a directory to another path, so tracking single paths
+would miss it. The generation counts
 those changes; the kernel's own listing cache is kept across an `opendir` only while the
 generation it was filled at is current (`kernel_copy_current`).
 
