@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cortexfs.children import plan_child
 from cortexfs.errors import BadInput, Denied
@@ -54,3 +56,24 @@ def test_refusals(request_: dict, error: type, message: str) -> None:
     parent = _parent("agent:k create", "shared:s read")
     with pytest.raises(error, match=message):
         plan_child(parent, request_)
+
+
+CLASSES = {"tool": "execute", "shared": "read", "model": "use", "mount": "write",
+           "session": "resume", "network": "connect"}  # fmt: skip
+RULES = [f"{c}:{'default' if c == 'network' else n} {p}" for c, p in CLASSES.items()
+         for n in ("a", "b")]  # fmt: skip
+
+
+@given(parent=st.sets(st.sampled_from(RULES)), child=st.sets(st.sampled_from(RULES)))
+def test_a_child_rule_is_accepted_exactly_when_the_parent_holds_it(
+    parent: set[str], child: set[str]
+) -> None:
+    spec = _parent("agent:k create", *sorted(parent))
+    request = {"name": "k", "label": "u:r:k_t:s0",
+               "policy": [f"allow k_t {r}" for r in sorted(child)]}  # fmt: skip
+    if child <= parent:
+        made = plan_child(spec, request)
+        assert made.controls["policy"] == "".join(f"allow k_t {r}\n" for r in sorted(child))
+    else:
+        with pytest.raises(Denied, match="which agent p policy does not allow"):
+            plan_child(spec, request)

@@ -86,6 +86,21 @@ def test_child_is_created_attenuated(world, make_agent) -> None:
     }  # fmt: skip
     assert (world.ctx / "agent" / kid).is_file()
     assert _refusal(second) == (1, "EEXIST", f"/ctx/agent/{kid} exists")
+    # The child runs as an ordinary agent, with only what it was given.
+    child = type(parent)(world, kid, f"{kid}_t")  # conftest's Agent
+    child.start("/bin/sh")
+    script = "id -u; id -G; touch /opt/fake/x 2>/dev/null; echo rc=$?; ls /workspace 2>&1; true\n"
+    events = child.events(script, "--temp")
+    assert events[-1]["status"] == "ok", events
+    out = "".join(e["text"] for e in events if e["type"] == "delta").splitlines()
+    assert out[0] == str(world.uid) and out[2] == "rc=1"  # the fakes row is read-only
+    assert out[1].split() == [str(world.gid), "65534"]  # its one group, shown unmapped
+    assert out[3].endswith("No such file or directory")  # no mount:workspace grant
+    refused = child.send("echo hi\n")
+    assert (refused.returncode, refused.stderr.decode()) == (
+        13,
+        f"ctx: EACCES: agent {kid} policy does not allow {kid}_t session:default write\n",
+    )
 
 
 def test_child_wider_than_its_parent_is_refused(world, make_agent) -> None:
