@@ -6,9 +6,9 @@ store goes through the daemon's one request thread (operators edit the storage o
 through the mount or unmounted: docs/cortexfs/design.md, "Kernel caching"), so a
 listing stays right until the daemon itself changes something, and then every listing
 is dropped: a rename can move a directory to another path, so tracking single paths
-would miss it. The generation counts
-those changes; the kernel's own listing cache is kept across an `opendir` only while the
-generation it was filled at is current (`kernel_copy_current`).
+would miss it. The generation counts those changes; the kernel's own listing cache is
+kept across an `opendir` only while the generation it was filled at is current
+(`kernel_copy_current`).
 
 A listing does not depend on who asks: the kernel checks the directory's mode against
 the caller (`default_permissions`) before it opens the directory, so a cached listing
