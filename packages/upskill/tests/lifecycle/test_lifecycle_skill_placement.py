@@ -87,20 +87,22 @@ def test_the_shared_copy_serves_the_largest_group(cli, project, tmp_path) -> Non
     }
 
 
-def test_a_client_that_prefers_its_own_tree_moves_there(cli, project, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    # An opencode override: opencode, Kilo and Qwen prefer a tree only they read over
-    # `.agents/skills`, so opencode's rendering goes to `.opencode/skills` and the shared
-    # copy keeps Codex's and Kilo's.
+def test_a_client_that_picks_any_copy_reads_no_other_rendering(cli, project, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # An opencode override: opencode shows one copy of a name from `.opencode/skills`,
+    # `.agents/skills` or `.claude/skills`, not always the same one, so no other rendering
+    # may sit in any of them. Codex and Kilo each move to a tree only they read.
     reg = _source(tmp_path, "Common.\n")
     (reg / "skills" / "dx" / "SKILL.opencode.md").write_text("For opencode.\n")
     out = cli.ok("add", str(reg), "--codex", "--kilo", "--opencode", cwd=project, extra=BIN)
     assert _placement_lines(out.stderr) == []
     assert _skills(project) == {
-        ".agents/skills/dx/SKILL.md": COMMON,
+        ".codex/skills/dx/SKILL.md": COMMON,
+        ".kilo/skills/dx/SKILL.md": COMMON,
         ".opencode/skills/dx/SKILL.md": HEAD + "For opencode.\n",
     }
     assert _owners(project) == {
-        ".agents/skills/dx/SKILL.md": ["skill:dx@codex", "skill:dx@kilo"],
+        ".codex/skills/dx/SKILL.md": ["skill:dx@codex"],
+        ".kilo/skills/dx/SKILL.md": ["skill:dx@kilo"],
         ".opencode/skills/dx/SKILL.md": ["skill:dx@opencode"],
     }
 

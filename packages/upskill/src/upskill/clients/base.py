@@ -326,9 +326,11 @@ class Client:
     # verified like `skill_trees` with the command in its module's docs; `dedupes` holds
     # there too. Empty: its own user-level skills tree only (cross-reads not verified).
     user_skill_trees: tuple[str, ...] = ()
-    # False: at user level it shows one copy per name, but whose varies from run to run
-    # (opencode 1.18.33 scans its trees concurrently): it is sure to see its own rendering
-    # only when every copy it reads there is one.
+    # False: in a project it shows one copy per name, but whose varies from run to run
+    # (opencode 1.18.33 parses every match concurrently and the last parse to finish
+    # wins): it is sure to see its own rendering only when every copy it reads is one.
+    skill_order: bool = True
+    # The same at user level.
     user_skill_order: bool = True
     # The project trees it reads agents from, the one it prefers first, where it is
     # verified to show one agent per name, the first tree's copy (the command or the
@@ -369,7 +371,7 @@ class Client:
     def ordered_skills(self, home: bool) -> bool:
         """One skill name in several trees: it shows the first tree's copy (when it
         `dedupes`) rather than an unpredictable one."""
-        return self.user_skill_order or not home
+        return self.user_skill_order if home else self.skill_order
 
     def project_agent_trees(self) -> tuple[str, ...]:
         """The project trees it reads agents from, preferred first (`agent_trees`)."""

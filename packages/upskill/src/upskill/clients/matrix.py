@@ -97,7 +97,7 @@ def skills_table() -> str:
     for c in CLIENTS:
         if (c.tree and not c.skill_trees) or SKILL not in c.kinds:
             continue  # a client rendering another's tree is listed where its facts differ
-        project = _shows(c, c.project_skill_trees(), bool(c.skill_trees), ordered=True)
+        project = _shows(c, c.project_skill_trees(), bool(c.skill_trees), ordered=c.skill_order)
         user = _shows(
             c, c.skill_trees_at(True), bool(c.user_skill_trees), ordered=c.user_skill_order
         )

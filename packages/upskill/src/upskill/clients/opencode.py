@@ -98,13 +98,18 @@ CLIENT = Client(
     ),
     instructions=("AGENTS.md",),
     instructions_home=(".config/opencode/AGENTS.md",),
-    # `opencode debug skill` (1.18.33), one name in several trees: one entry, from
-    # `.opencode/skills` over `.agents/skills` over `.claude/skills`.
+    # `opencode debug skill` (1.18.33), one name in several trees: one entry, usually from
+    # `.opencode/skills` over `.agents/skills` over `.claude/skills` but not always (20
+    # runs, `.opencode` and `.claude` copies: 15 and 5). Its bundled skill loader collects
+    # the matches in that order, then parses them all at once (`Effect.forEach(matches,
+    # add, {concurrency: "unbounded"})` in `loadSkills`, packages/opencode/src/skill of
+    # the opencode repository) and the last parse to finish sets the entry.
     skill_trees=(".opencode/skills/", ".agents/skills/", ".claude/skills/"),
+    skill_order=False,
     # The same command at user level (the copy in each candidate tree under a test HOME,
     # XDG_CONFIG_HOME at `~/.config`, the listed one removed until none is left) lists
     # one entry from `~/.config/opencode/skills`, `~/.agents/skills`, `~/.opencode/skills`
-    # or `~/.claude/skills`, a different one first from run to run.
+    # or `~/.claude/skills`, a different one from run to run (the same loader).
     user_skill_trees=(
         ".config/opencode/skills/",
         ".agents/skills/",
