@@ -120,7 +120,9 @@ def test_a_daemon_a_call_leaves_dies_with_a_user_operators_agent(world, user_run
         sent = world.ctx_cmd("agent", "send", "--json", name, stdin=script, uid=world.uid)
         assert sent.returncode == 0, sent.stdout.decode()
         deltas = [json.loads(line) for line in sent.stdout.splitlines()]
-        inner = [json.loads(d["text"]) for d in deltas if d["type"] == "delta"]
+        # A delta is a chunk of the terminal's output, not a line: join, then split.
+        text = "".join(d["text"] for d in deltas if d["type"] == "delta")
+        inner = [json.loads(line) for line in text.splitlines() if line.strip()]
         assert (inner[-1]["type"], inner[-1]["exit_code"]) == ("done", 0), inner
         (sleeper,) = _sleepers(seconds)
         status = json.loads(world.ok("agent", "status", "--json", name, uid=world.uid))
