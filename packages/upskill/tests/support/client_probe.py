@@ -116,3 +116,19 @@ def said_twice(stderr: str) -> dict[str, set[str]]:
     ):
         out.setdefault(client, set()).update(r.split(":", 1)[1] for r in rules.split(", "))
     return out
+
+
+def copilot_agent_names(clients: Clients, at: Install) -> list[str]:
+    """The agents Copilot CLI lists, one entry per copy it loaded. Without a model
+    provider the CLI stops at the agent lookup and names every agent it has."""
+    offline = {
+        "COPILOT_OFFLINE": "true",
+        "COPILOT_PROVIDER_BASE_URL": "http://127.0.0.1:9",
+        "COPILOT_MODEL": "none",
+    }
+    done = clients.run(
+        ["copilot", "--agent", "no-such-agent", "-p", "hi"], cwd=at.cwd, env={**at.env, **offline}
+    )
+    found = re.search(r"available: (.*)$", done.stdout + done.stderr, re.M)
+    assert found is not None, done.stdout + done.stderr
+    return found.group(1).split(", ")
