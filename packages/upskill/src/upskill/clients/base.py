@@ -351,13 +351,18 @@ class Client:
     def render_as(self) -> str:
         return self.tree or self.id
 
+    def _project_trees(self, kind: str, verified: tuple[str, ...]) -> tuple[str, ...]:
+        """The project trees it reads `kind` from, preferred first: the verified order,
+        else its own tree and then the other clients' trees it `reads`."""
+        if verified:
+            return verified
+        where = self.kinds.get(kind)
+        own = (where.project.tree,) if where is not None else ()
+        return tuple(dict.fromkeys((*own, *(r for r in self.reads if r.endswith(f"{kind}s/")))))
+
     def project_skill_trees(self) -> tuple[str, ...]:
         """The project trees it reads skills from, preferred first (`skill_trees`)."""
-        if self.skill_trees:
-            return self.skill_trees
-        where = self.kinds.get(SKILL)
-        own = (where.project.tree,) if where is not None else ()
-        return tuple(dict.fromkeys((*own, *(r for r in self.reads if r.endswith("skills/")))))
+        return self._project_trees(SKILL, self.skill_trees)
 
     def skill_trees_at(self, home: bool) -> tuple[str, ...]:
         """The trees it reads skills from in a scope, preferred first."""
@@ -375,11 +380,7 @@ class Client:
 
     def project_agent_trees(self) -> tuple[str, ...]:
         """The project trees it reads agents from, preferred first (`agent_trees`)."""
-        if self.agent_trees:
-            return self.agent_trees
-        where = self.kinds.get(AGENT)
-        own = (where.project.tree,) if where is not None else ()
-        return tuple(dict.fromkeys((*own, *(r for r in self.reads if r.endswith("agents/")))))
+        return self._project_trees(AGENT, self.agent_trees)
 
     @property
     def one_agent_per_name(self) -> bool:
