@@ -18,13 +18,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from client_probe import workspace
+from client_probe import OWN_BLOCK, SKILL_CLIENTS, own_line, skill_registry, workspace
 from real_clients import Clients
 
 pytestmark = pytest.mark.clients
-
-CLIENTS = ("claude", "copilot", "opencode", "codex", "gemini", "kilo", "amp")
-OWN_BLOCK = ("codex", "gemini", "opencode", "kilo")
 
 
 OPENCODE_LINE = (
@@ -35,31 +32,16 @@ OPENCODE_LINE = (
 RUNS = 5  # opencode picks among copies at random: one listing proves little
 
 
-def _line(client: str) -> str:
-    return f"Only for {client}."
-
-
-def _registry(base: Path) -> Path:
-    root = base / "registry"
-    (root / "skills" / "dx").mkdir(parents=True)
-    blocks = "".join(
-        f"<!-- @client:{c} -->\n{_line(c)}\n<!-- @endclient -->\n\n" for c in OWN_BLOCK
-    )
-    (root / "skills" / "dx" / "SKILL.md").write_text(
-        "---\nschema: 1\ndescription: Use when testing one skill per client\n---\n\n"
-        f"Common.\n\n{blocks}"
-    )
-    return root
-
-
 @pytest.fixture(scope="module")
 def project(clients: Clients, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
     base = tmp_path_factory.mktemp("renderings")
     _, work, env = workspace(clients, base)
     env = {**env, "AMP_API_KEY": "x"}  # without one Amp starts a login flow
-    flags = [f"--{c}" for c in CLIENTS]
+    flags = [f"--{c}" for c in SKILL_CLIENTS]
     done = clients.run(
-        [sys.executable, "-m", "upskill", "add", str(_registry(base)), *flags], cwd=work, env=env
+        [sys.executable, "-m", "upskill", "add", str(skill_registry(base)), *flags],
+        cwd=work,
+        env=env,
     )
     assert done.returncode == 0, done.stderr
     # Every client gets its own rendering but opencode: it shows one copy of a name from
@@ -79,8 +61,8 @@ def _ask(clients: Clients, project: tuple[Path, dict], *argv: str) -> str:
 def _own(client: str, skill_file: Path) -> None:
     """The copy `client` shows is its own rendering: its block, no other client's."""
     text = skill_file.read_text()
-    expected = {_line(client)} if client in OWN_BLOCK else set()
-    assert {_line(c) for c in OWN_BLOCK if _line(c) in text} == expected, skill_file
+    expected = {own_line(client)} if client in OWN_BLOCK else set()
+    assert {own_line(c) for c in OWN_BLOCK if own_line(c) in text} == expected, skill_file
 
 
 def test_the_files(project: tuple[Path, dict]) -> None:
@@ -123,7 +105,7 @@ def test_opencode_gets_its_own_rendering_where_no_other_is_read(
     """Beside Codex and Kilo, opencode's rendering is the only copy in any tree it reads,
     so whichever copy it picks is its own, every time."""
     _, work, env = workspace(clients, tmp_path)
-    argv = ["add", str(_registry(tmp_path)), "--opencode", "--codex", "--kilo"]
+    argv = ["add", str(skill_registry(tmp_path)), "--opencode", "--codex", "--kilo"]
     done = clients.run([sys.executable, "-m", "upskill", *argv], cwd=work, env=env)
     assert done.returncode == 0, done.stderr
     assert "skill:dx" not in done.stderr

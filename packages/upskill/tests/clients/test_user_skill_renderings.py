@@ -17,13 +17,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from client_probe import workspace
+from client_probe import OWN_BLOCK, SKILL_CLIENTS, own_line, skill_registry, workspace
 from real_clients import Clients
 
 pytestmark = pytest.mark.clients
 
-CLIENTS = ("claude", "copilot", "opencode", "codex", "gemini", "kilo", "amp")
-OWN_BLOCK = ("codex", "gemini", "opencode", "kilo")
 OPENCODE_LINE = (
     "warning: skill:dx: opencode sees the copy in .claude/skills/, rendered for claude "
     "(opencode shows one copy from .config/opencode/skills/, .agents/skills/, "
@@ -31,31 +29,12 @@ OPENCODE_LINE = (
 )
 
 
-def _line(client: str) -> str:
-    return f"Only for {client}."
-
-
-def _registry(base: Path, override: str | None = None) -> Path:
-    root = base / "registry"
-    (root / "skills" / "dx").mkdir(parents=True)
-    blocks = "".join(
-        f"<!-- @client:{c} -->\n{_line(c)}\n<!-- @endclient -->\n\n" for c in OWN_BLOCK
-    )
-    (root / "skills" / "dx" / "SKILL.md").write_text(
-        "---\nschema: 1\ndescription: Use when testing one skill per client\n---\n\n"
-        f"Common.\n\n{'' if override else blocks}"
-    )
-    if override:
-        (root / "skills" / "dx" / f"SKILL.{override}.md").write_text(f"{_line(override)}\n")
-    return root
-
-
 def _install(
     clients: Clients, base: Path, ids: tuple[str, ...], override: str | None = None
 ) -> tuple[Path, Path, dict[str, str], str]:
     home, work, env = workspace(clients, base)
     env = {**env, "AMP_API_KEY": "x"}  # without one Amp starts a login flow
-    argv = [sys.executable, "-m", "upskill", "add", "-g", str(_registry(base, override))]
+    argv = [sys.executable, "-m", "upskill", "add", "-g", str(skill_registry(base, override))]
     done = clients.run([*argv, *(f"--{c}" for c in ids)], cwd=work, env=env)
     assert done.returncode == 0, done.stderr
     return home, work, env, done.stderr
@@ -65,7 +44,7 @@ def _install(
 def installed(
     clients: Clients, tmp_path_factory: pytest.TempPathFactory
 ) -> tuple[Path, Path, dict[str, str], str]:
-    return _install(clients, tmp_path_factory.mktemp("user-renderings"), CLIENTS)
+    return _install(clients, tmp_path_factory.mktemp("user-renderings"), SKILL_CLIENTS)
 
 
 def _ask(clients: Clients, at: tuple[Path, Path, dict[str, str], str], *argv: str) -> str:
@@ -78,7 +57,7 @@ def _ask(clients: Clients, at: tuple[Path, Path, dict[str, str], str], *argv: st
 def _rendering(skill_file: Path) -> set[str]:
     """The clients whose block the copy holds."""
     text = skill_file.read_text()
-    return {c for c in OWN_BLOCK if _line(c) in text}
+    return {c for c in OWN_BLOCK if own_line(c) in text}
 
 
 def _own(client: str, skill_file: Path) -> None:
@@ -111,7 +90,7 @@ def _listed(clients: Clients, at: tuple[Path, Path, dict[str, str], str], client
     return mine[0]
 
 
-def test_the_files_and_the_one_line(installed: tuple[Path, Path, dict[str, str], str]) -> None:
+def test_the_files_and_the_oneown_line(installed: tuple[Path, Path, dict[str, str], str]) -> None:
     home, _, _, stderr = installed
     assert sorted(str(p.relative_to(home)) for p in home.rglob("SKILL.md")) == [
         ".claude/skills/dx/SKILL.md",

@@ -132,3 +132,30 @@ def copilot_agent_names(clients: Clients, at: Install) -> list[str]:
     found = re.search(r"available: (.*)$", done.stdout + done.stderr, re.M)
     assert found is not None, done.stdout + done.stderr
     return found.group(1).split(", ")
+
+
+# One skill, `dx`, with a block only each of OWN_BLOCK sees: which client shows which
+# copy is told by the one line it carries (the skill-rendering suites, both scopes).
+SKILL_CLIENTS = ("claude", "copilot", "opencode", "codex", "gemini", "kilo", "amp")
+OWN_BLOCK = ("codex", "gemini", "opencode", "kilo")
+
+
+def own_line(client: str) -> str:
+    return f"Only for {client}."
+
+
+def skill_registry(base: Path, override: str | None = None) -> Path:
+    """A registry under `base` holding `dx`: per-client blocks, or (`override`) one
+    client's `SKILL.<client>.md` override instead."""
+    root = base / "registry"
+    (root / "skills" / "dx").mkdir(parents=True)
+    blocks = "".join(
+        f"<!-- @client:{c} -->\n{own_line(c)}\n<!-- @endclient -->\n\n" for c in OWN_BLOCK
+    )
+    (root / "skills" / "dx" / "SKILL.md").write_text(
+        "---\nschema: 1\ndescription: Use when testing one skill per client\n---\n\n"
+        f"Common.\n\n{'' if override else blocks}"
+    )
+    if override:
+        (root / "skills" / "dx" / f"SKILL.{override}.md").write_text(f"{own_line(override)}\n")
+    return root
