@@ -170,9 +170,7 @@ def plan_install(
         on_item=on_item,
         compiled_ok=comp.writable(current),
         imported=_imported(scope, current),
-        configured={}
-        if home
-        else configured_reads(lambda p: read_optional(scope.root / p, scope.root)),
+        configured=_configured(scope),
     )
     stale = frozenset(desired.rendered | (managed - set(reused)))
     desired, records = _with_compiled(desired, current, records, stale, force)
