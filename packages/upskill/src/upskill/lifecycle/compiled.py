@@ -26,7 +26,6 @@ is not written either, and its rules are reported as not delivered.
 from __future__ import annotations
 
 import enum
-import hashlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
@@ -34,6 +33,7 @@ from upskill.clients import CLIENTS
 from upskill.clients.base import RULE, Carrier
 from upskill.errors import RenderError
 from upskill.lifecycle.desired import DesiredFile, Section
+from upskill.lifecycle.hashing import sha256_bytes
 from upskill.render.compiled import compile_document, parse_sections
 from upskill.render.tables import GENERATED_FILE_MODE
 from upskill.state.lockfile import OutputRecord, Owner
@@ -232,7 +232,7 @@ def _place(
         # Always desired, unchanged or not: a team file is never planned for removal.
         data = cur.block.head + document + cur.block.tail
         if cur.disk is not None and (intact or not cur.block.content.strip()):
-            digest = hashlib.sha256(cur.disk).hexdigest()
+            digest = sha256_bytes(cur.disk)
             overrides[cur.path] = OutputRecord(cur.path, digest, len(cur.disk), owners)
         files[cur.path] = DesiredFile.of(cur.path, data, GENERATED_FILE_MODE, owners)
     elif document:

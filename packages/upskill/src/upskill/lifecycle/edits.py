@@ -11,16 +11,16 @@ member upskill added is cut, as text, and every other change the team made stays
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from upskill.lifecycle.hashing import sha256_bytes
 from upskill.state.lockfile import EditRecord
 
 
 def record(path: str, old: bytes | None, new: bytes) -> EditRecord:
     """What upskill's write of `new` over `old` (None: absent) replaced."""
-    digest = hashlib.sha256(new).hexdigest()
+    digest = sha256_bytes(new)
     if old is None:
         return EditRecord(path, digest, created=True)
     before, after = old.decode("utf-8"), new.decode("utf-8")  # both were parsed as UTF-8
@@ -63,7 +63,7 @@ def undo(
     removes only upskill's member (None: nothing to change)."""
     if current is None:
         return Undo(None, keep=True)
-    if hashlib.sha256(current).hexdigest() == edit.sha256:
+    if sha256_bytes(current) == edit.sha256:
         if edit.created and apply(None) == current:
             return Undo(None, expected=edit.sha256)
         if not edit.created:
