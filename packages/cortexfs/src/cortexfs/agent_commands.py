@@ -9,6 +9,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from cortexfs.agent_runtime import procs
 from cortexfs.agent_runtime.client import request, socket_of, stream
 from cortexfs.agent_runtime.load import locate_agent
 from cortexfs.agent_runtime.paths import RuntimePaths, run_base
@@ -135,16 +136,7 @@ def _alive(pid: int) -> bool:
         return False
     except PermissionError:
         return True
-    return os.path.exists(f"/proc/{pid}") and not _zombie(pid)
-
-
-def _zombie(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            raw = handle.read()
-    except OSError:
-        return True
-    return raw[raw.rfind(b")") + 2 : raw.rfind(b")") + 3] == b"Z"
+    return procs.alive(pid)  # signalable, and neither a zombie nor gone from /proc
 
 
 def send(env: CtxEnv, args: argparse.Namespace, text: str) -> Iterator[dict[str, Any]]:

@@ -109,17 +109,18 @@ def reap_adopted() -> None:
             pass
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
+    """Whether `pid` is a process that has not exited (a zombie has)."""
     fields = _stat(pid)
     return fields is not None and fields[0] not in ("Z", "X")
 
 
 def _below(root: int, spared: set[int]) -> set[int]:
     """Live descendants of `root`, less the spared processes and everything below them."""
-    spare = {p for p in spared if _alive(p)}
+    spare = {p for p in spared if alive(p)}
     for pid in list(spare):
         spare.update(descendants(pid))
-    return {p for p in descendants(root) if p not in spare and _alive(p)}
+    return {p for p in descendants(root) if p not in spare and alive(p)}
 
 
 def kill_below(root: int, spared: set[int], timeout: float = 5.0) -> set[int]:
