@@ -133,6 +133,7 @@ def test_doctor_buckets(cli, h, project, registry):
         "skipped_plugins": [],
         "interrupted_runs": [],
         "duplicate_reads": [],
+        "varying_reads": [],
     }
     (project / ".claude/rules/commits.md").unlink()
     h.write_item(registry, "rule", "style", "Changed.\n")

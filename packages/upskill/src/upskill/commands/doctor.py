@@ -30,6 +30,8 @@ _TITLES = {
     "mcp_entries": "MCP servers",
     "duplicate_reads": "Read twice by one client (informational: remove a copy, or narrow "
     "the clients)",
+    "varying_reads": "Copies that differ, one shown, not always the same (informational: keep "
+    "one copy, or make the copies identical)",
 }
 
 
@@ -37,7 +39,7 @@ def run(args: argparse.Namespace, console: Console, world: World) -> int:
     import json
 
     from upskill.lifecycle.doctor import Report, check, run_state
-    from upskill.lifecycle.duplicates import duplicates
+    from upskill.lifecycle.duplicates import duplicates, varying
     from upskill.lifecycle.extensions import run_doctor
     from upskill.lifecycle.flow import hook_context
     from upskill.lifecycle.scope import ScopeKind, resolve_scope
@@ -51,7 +53,9 @@ def run(args: argparse.Namespace, console: Console, world: World) -> int:
     buckets["interrupted_runs"] = run_state(scope)
     buckets.update(run_doctor(hook_context(session, lock, (), True)))
     if scope.kind is ScopeKind.PROJECT:
-        buckets["duplicate_reads"] = duplicates(scope.root, in_use(lock))
+        clients = in_use(lock)
+        buckets["duplicate_reads"] = duplicates(scope.root, clients)
+        buckets["varying_reads"] = varying(scope.root, clients)
     report = Report(buckets)
     if args.json:
         console.json(json.dumps(buckets, indent=2) + "\n")
@@ -79,6 +83,11 @@ def _describe(bucket: str, entry: dict[str, object]) -> str:
         return f"{entry['kind']} {entry['name']} from {entry['source']}"
     if bucket == "duplicate_reads":
         return f"{entry['client']}: {entry['kind']} {entry['name']} in {', '.join(entry['trees'])}"  # type: ignore[arg-type]
+    if bucket == "varying_reads":
+        trees: list[str] = entry["trees"]  # type: ignore[assignment]
+        which = "either copy" if len(trees) == 2 else f"any of the {len(trees)} copies"
+        where = ", ".join(trees)
+        return f"{entry['client']}: {entry['kind']} {entry['name']} in {where} (may show {which})"
     if bucket == "orphan_entries":
         return f"{entry['kind']} {entry['name']} from {entry['source']}: {entry['reason']}"
     return ", ".join(f"{k}={v}" for k, v in entry.items())

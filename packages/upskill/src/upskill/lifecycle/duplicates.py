@@ -1,27 +1,35 @@
-"""Items a client would load twice (issue 15, item 3), for `doctor`.
+"""Items a client would load twice, or from a copy that varies (issue 15, item 3),
+for `doctor`.
 
 Clients read each other's trees (Cursor reads `.claude/agents`, Copilot
-`.claude/skills`, Codex `.agents/skills`). A client that does not deduplicate by
-name then lists one skill or agent once per tree holding it. Only names on disk
-count, upskill's outputs or not: a hand-made copy duplicates just the same. Rules
-are never deduplicated: a rule in a client's own tree and in a compiled
-instructions file it also reads (`AGENTS.md`; a `GEMINI.md` compiled before
-Gemini's rules moved to `.gemini/upskill.md`) is read twice, and so is a rule
-compiled into two files it reads.
+`.claude/skills`, Codex `.agents/skills`). What one name in several of them does
+to a client is a registry fact (`_shows`): a client that does not deduplicate by
+name lists it once per tree holding it (`duplicates`); one that shows the first
+tree's copy needs nothing; one that shows a single copy whose tree changes from
+run to run (opencode 1.18.33: `Client.skill_order`) may show any of them, which
+matters only when their bytes differ (`varying`). Only names on disk count,
+upskill's outputs or not: a hand-made copy duplicates just the same. Rules are
+never deduplicated: a rule in a client's own tree and in a compiled instructions
+file it also reads (`AGENTS.md`; a `GEMINI.md` compiled before Gemini's rules
+moved to `.gemini/upskill.md`) is read twice, and so is a rule compiled into two
+files it reads.
 """
 
 from __future__ import annotations
 
+import enum
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from upskill.clients import CLIENTS, get
-from upskill.clients.base import AGENT, RULE, SKILL, Carrier, Layout
+from upskill.clients.base import AGENT, RULE, SKILL, Carrier, Client, Layout
 from upskill.errors import UpskillError
 from upskill.fsio import read_contained
 from upskill.lifecycle.compiled import split_block
 from upskill.lifecycle.contextfiles import configured_reads
+from upskill.lifecycle.hashing import tree_hash
 from upskill.render.compiled import parse_sections
 
 
@@ -54,30 +62,85 @@ def _names(root: Path, tree: _Tree) -> set[str]:
     return {e[: -len(tree.suffix)] for e in entries if e.endswith(tree.suffix) and e != tree.suffix}
 
 
-def duplicates(root: Path, clients: tuple[str, ...]) -> list[dict[str, Any]]:
-    """Per client (that does not show one copy per name), kind and name: the trees it reads it from,
-    when more than one. Project scope: the cross-reads recorded are project paths."""
-    out: list[dict[str, Any]] = []
+class Shows(enum.Enum):
+    """What a client shows of one name found in several trees it reads."""
+
+    FIRST = "first"  # the copy in the tree it prefers: nothing to report
+    ANY = "any"  # one copy, from a tree that is not always the same
+    EVERY = "every"  # each copy: the name is listed once per tree
+
+
+def _shows(client: Client, kind: str) -> Shows:
+    """Project scope, from the registry: `dedupes` and `skill_order` for skills,
+    `agent_trees` for agents (no client is known to pick an agent copy at random)."""
+    if kind == SKILL:
+        if not client.dedupes:
+            return Shows.EVERY
+        return Shows.FIRST if client.ordered_skills(False) else Shows.ANY
+    return Shows.FIRST if client.one_agent_per_name else Shows.EVERY
+
+
+def _copies(root: Path, client: Client, kind: str) -> dict[str, list[str]]:
+    """Each name of `kind` on disk in the project trees `client` reads, and the trees
+    holding it, in the client's order."""
+    trees = _trees(kind)
+    if kind == SKILL:  # every skills tree it reads, its own private ones too
+        reads = list(client.project_skill_trees())
+    else:
+        reads = [t for t in client.project_agent_trees() if t in trees]
+    seen: dict[str, list[str]] = {}
+    for path in dict.fromkeys(reads):
+        for name in _names(root, trees.get(path) or _Tree(path, "/SKILL.md")):
+            seen.setdefault(name, []).append(path)
+    return seen
+
+
+def _found(
+    root: Path, clients: tuple[str, ...], shows: Shows
+) -> list[tuple[str, str, str, list[str]]]:
+    """(client, kind, name, trees) for each name in several trees a client reads, for
+    the clients that show such a name the way `shows` says."""
+    out = []
     for kind in (SKILL, AGENT):
-        trees = _trees(kind)
         for client_id in clients:
             client = get(client_id)
-            where = client.kinds.get(kind)
-            shows_one = client.dedupes if kind == SKILL else client.one_agent_per_name
-            if shows_one or where is None:
+            if kind not in client.kinds or _shows(client, kind) is not shows:
                 continue
-            if kind == SKILL:  # every skills tree it reads, its own private ones too
-                reads = list(client.project_skill_trees())
-            else:
-                reads = [t for t in client.project_agent_trees() if t in trees]
-            seen: dict[str, list[str]] = {}
-            for path in dict.fromkeys(reads):
-                for name in _names(root, trees.get(path) or _Tree(path, "/SKILL.md")):
-                    seen.setdefault(name, []).append(path)
-            for name, paths in sorted(seen.items()):
+            for name, paths in sorted(_copies(root, client, kind).items()):
                 if len(paths) > 1:
-                    out.append({"client": client_id, "kind": kind, "name": name, "trees": paths})
+                    out.append((client_id, kind, name, paths))
+    return out
+
+
+def duplicates(root: Path, clients: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Per client that lists every copy of a name, kind and name: the trees it reads it
+    from, when more than one; then the rules read twice. Project scope: the cross-reads
+    recorded are project paths."""
+    out = [
+        {"client": client, "kind": kind, "name": name, "trees": paths}
+        for client, kind, name, paths in _found(root, clients, Shows.EVERY)
+    ]
     return out + _rules(root, clients)
+
+
+def varying(root: Path, clients: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Per client that shows one copy of a name from a tree that varies, kind and name:
+    the trees holding it, when their copies differ (identical copies show the same
+    whichever it picks). Project scope, like `duplicates`."""
+    return [
+        {"client": client, "kind": kind, "name": name, "trees": paths}
+        for client, kind, name, paths in _found(root, clients, Shows.ANY)
+        if len({_content(root, path + name) for path in paths}) > 1
+    ]
+
+
+def _content(root: Path, item: str) -> str:
+    """What identifies one skill copy's bytes (a directory): its real path when that
+    leaves the project (a copy linked from elsewhere is compared by where it is, never
+    read), else the hash of its files (unreadable: its real path, unlike any other)."""
+    real = os.path.realpath(root / item)
+    inside = Path(real).is_relative_to(os.path.realpath(root))
+    return (tree_hash(Path(real)) if inside else None) or real
 
 
 def _read(root: Path, path: str) -> bytes | None:
