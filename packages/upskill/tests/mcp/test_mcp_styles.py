@@ -57,6 +57,12 @@ EXPECTED: dict[str, tuple[dict[str, object], dict[str, object]]] = {
         {"type": "stdio", **PLAIN_LOCAL},
         {"type": "http", "url": "https://a.example/mcp", "headers": {"K": "${KEY}"}},
     ),
+    # Crush shell-expands `env` and `headers` and its stdio servers inherit its
+    # environment: `TOKEN: ${TOKEN}` is left out.
+    "crush": (
+        {"type": "stdio", "command": "srv", "args": ["-x"], "env": {"URL": "${DB}"}},
+        {"type": "http", "url": "https://a.example/mcp", "headers": {"K": "${KEY}"}},
+    ),
 }
 # Clients that expand no `${VAR}`: what they would receive literally.
 LITERAL = {
@@ -102,3 +108,4 @@ def test_sse_where_a_client_has_none() -> None:
     assert transport_problem(SSE, "zed") == "zed does not support sse servers (only http)"
     assert config_entry(SSE, "qwen") == {"url": "https://a.example/sse"}
     assert config_entry(SSE, "roo") == {"type": "sse", "url": "https://a.example/sse"}
+    assert config_entry(SSE, "crush") == {"type": "sse", "url": "https://a.example/sse"}

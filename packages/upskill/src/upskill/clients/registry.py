@@ -15,6 +15,7 @@ from upskill.clients import (
     codex,
     continue_,
     copilot,
+    crush,
     cursor,
     factory,
     gemini,
@@ -50,6 +51,7 @@ CLIENTS: tuple[Client, ...] = (
     augment.CLIENT,
     factory.CLIENT,
     continue_.CLIENT,
+    crush.CLIENT,
 )
 
 BY_ID: dict[str, Client] = {c.id: c for c in CLIENTS}

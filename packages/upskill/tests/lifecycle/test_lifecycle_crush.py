@@ -1,0 +1,110 @@
+"""Crush end to end, from the registry alone (`clients/crush.py`; its binary cannot be
+installed here, so these are the files its source says it reads): always-on rules
+compiled into `AGENTS.md` (user level: `~/.config/crush/CRUSH.md`), skills in the
+shared `.agents/skills`, MCP servers under `mcp` in `.crush.json` or an existing
+`crush.json`, and its agents reported as not delivered: Crush has none of its own."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from upskill.render.compiled import parse_sections
+
+BUNDLE = """schema: 1
+name: team
+description: The team's items and database server
+items:
+  rules: [style]
+  skills: [review]
+  agents: [reviewer]
+mcps:
+  db:
+    local: { command: team-db, env: { DB_URL: "${DB_URL}", MODE: fast } }
+  api:
+    remote: { type: sse, url: "https://api.example/sse", headers: { K: "${KEY}" } }
+"""
+BIN = {"PATH": "/usr/bin:/bin"}
+AGENTS_LINE = "warning: crush: 1 agent not delivered (Crush has no place for agents)"
+# A stdio server inherits Crush's environment: `DB_URL: ${DB_URL}` is left out.
+SERVERS = {
+    "db": {"type": "stdio", "command": "team-db", "env": {"MODE": "fast"}},
+    "api": {"type": "sse", "url": "https://api.example/sse", "headers": {"K": "${KEY}"}},
+}
+
+
+def _warnings(out) -> list[str]:  # type: ignore[no-untyped-def]
+    return [line for line in out.stderr.splitlines() if line.startswith("warning: ")]
+
+
+def test_project_scope(cli, h, project, registry) -> None:  # type: ignore[no-untyped-def]
+    (registry / "skills" / "team.bundle.yaml").write_text(BUNDLE)
+    out = cli.ok("add", str(registry), "team", "--crush", cwd=project, extra=BIN)
+    assert h.files(project) == [
+        ".agents/skills/review/SKILL.md",
+        ".agents/skills/review/references/list.md",
+        ".crush.json",
+        ".upskill-lock.json",
+        ".upskill/.gitignore",
+        ".upskill/.lock",
+        "AGENTS.md",
+    ]
+    assert parse_sections((project / "AGENTS.md").read_bytes()) == {"style": b"Use four spaces.\n"}
+    assert json.loads((project / ".crush.json").read_text()) == {"mcp": SERVERS}
+    assert _warnings(out) == [AGENTS_LINE]
+    lock = json.loads((project / ".upskill-lock.json").read_text())
+    # The agent reaches no selected client: the lockfile records no item for it.
+    assert {i["name"]: i["clients"] for i in lock["items"]} == {
+        "style": ["crush"],
+        "review": ["crush"],
+    }
+
+
+def test_an_existing_crush_json_takes_the_servers(cli, h, project, registry) -> None:  # type: ignore[no-untyped-def]
+    """Crush merges `.crush.json` over `crush.json`: a project that keeps `crush.json`
+    gets its servers there, its other keys untouched, and no second file."""
+    (registry / "skills" / "team.bundle.yaml").write_text(BUNDLE)
+    (project / "crush.json").write_text('{\n  "options": {"debug": true}\n}\n')
+    cli.ok("add", str(registry), "team", "--crush", cwd=project, extra=BIN)
+    assert not (project / ".crush.json").exists()
+    assert json.loads((project / "crush.json").read_text()) == {
+        "options": {"debug": True},
+        "mcp": SERVERS,
+    }
+
+
+def test_user_scope(cli, h, registry, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    (registry / "skills" / "team.bundle.yaml").write_text(BUNDLE)
+    cwd = tmp_path / "elsewhere"  # not a git repository: the global scope
+    cwd.mkdir()
+    out = cli.ok("add", str(registry), "team", "--crush", "-g", cwd=cwd, extra=BIN)
+    home = cli.home
+    got = [p for p in h.files(home) if not p.startswith((".local/", ".cache/", ".upskill/"))]
+    assert got == [
+        ".agents/skills/review/SKILL.md",
+        ".agents/skills/review/references/list.md",
+        ".config/crush/CRUSH.md",
+        ".config/crush/crush.json",
+        ".upskill-lock.json",
+    ]
+    assert parse_sections((home / ".config/crush/CRUSH.md").read_bytes()) == {
+        "style": b"Use four spaces.\n"
+    }
+    assert json.loads((home / ".config/crush/crush.json").read_text()) == {"mcp": SERVERS}
+    assert _warnings(out) == [AGENTS_LINE]
+
+
+def test_shared_files_serve_crush_once(cli, h, project, registry) -> None:  # type: ignore[no-untyped-def]
+    """Crush reads `AGENTS.md`, `.cursor/rules/` and `.agents/skills`: beside Codex and
+    Cursor the always-on rule is compiled once into `AGENTS.md` (Cursor, which reads it
+    too, gets no `.cursor/rules` copy Crush would read a second time) and the skill is
+    one `.agents/skills` copy."""
+    (registry / "skills" / "team.bundle.yaml").write_text(BUNDLE)
+    cli.ok("add", str(registry), "team", "--crush", "--codex", "--cursor", cwd=project, extra=BIN)
+    files = h.files(project)
+    assert [f for f in files if f.startswith((".agents/", ".cursor/rules/", "AGENTS"))] == [
+        ".agents/skills/review/SKILL.md",
+        ".agents/skills/review/references/list.md",
+        "AGENTS.md",
+    ]
+    assert parse_sections((project / "AGENTS.md").read_bytes()) == {"style": b"Use four spaces.\n"}
