@@ -123,8 +123,7 @@ def test_agent_skills_findings_exact_text(work, upskill):
         "`metadata:`)",
         "warning: fields/SKILL.md:5 [agent-skills] field 'disable-model-invocation' is not "
         "an Agent Skills field; only Claude Code, GitHub Copilot CLI, VS Code, Cursor, Qwen "
-        "Code, Zed "
-        "define it, so only their copies carry it",
+        "Code, Zed, Crush define it, so only their copies carry it",
         "warning: fields/SKILL.md:6 [agent-skills] metadata value(s) of 'n' are not "
         "strings; Agent Skills metadata maps strings to strings (quote them)",
         "warning: fields/SKILL.md:8 [agent-skills] 'allowed-tools' is not a string; Agent "
