@@ -108,3 +108,30 @@ def test_shared_files_serve_crush_once(cli, h, project, registry) -> None:  # ty
         "AGENTS.md",
     ]
     assert parse_sections((project / "AGENTS.md").read_bytes()) == {"style": b"Use four spaces.\n"}
+
+
+HEAD = "---\nname: dx\ndescription: Use when testing dx\n---\n\n"
+
+
+def _skills(root: Path) -> dict[str, str]:
+    return {str(p.relative_to(root)): p.read_text() for p in sorted(root.rglob("SKILL.md"))}
+
+
+def test_crush_rendering_goes_where_only_crush_reads(cli, project, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Crush shows the copy whose directory sorts last: Claude's `.claude/skills` copy
+    over the shared `.agents/skills` one. Its own rendering (a `SKILL.crush.md`
+    override) goes to `.crush/skills`, which only Crush reads and which sorts after
+    both; never to `.cursor/skills`, which Cursor reads too."""
+    reg = tmp_path / "reg"
+    (reg / "skills" / "dx").mkdir(parents=True)
+    (reg / "skills" / "dx" / "SKILL.md").write_text(
+        "---\nschema: 1\ndescription: Use when testing dx\n---\n\nCommon.\n"
+    )
+    (reg / "skills" / "dx" / "SKILL.crush.md").write_text("For Crush.\n")
+    out = cli.ok("add", str(reg), "--crush", "--claude", "--codex", cwd=project, extra=BIN)
+    assert [w for w in _warnings(out) if "skill:dx" in w] == []
+    assert _skills(project) == {
+        ".agents/skills/dx/SKILL.md": HEAD + "Common.\n",
+        ".claude/skills/dx/SKILL.md": HEAD + "Common.\n",
+        ".crush/skills/dx/SKILL.md": HEAD + "For Crush.\n",
+    }

@@ -76,5 +76,14 @@ CLIENT = Client(
     # the table at hiromaily.github.io/docs-ssot/ai/cursor.html, the page itself not
     # being in the stored corpus). No CLI lists them offline, and no source found says
     # which copy of one name wins: every copy counts (`agent_trees` stays empty).
-    reads=("AGENTS.md", ".agents/skills/", ".claude/skills/", ".claude/agents/", ".codex/agents/"),
+    # Project skills: `.cursor/skills/` too (cursor.com/docs/context/skills), where upskill
+    # writes none for Cursor but must not put another client's rendering (Crush reads it).
+    reads=(
+        "AGENTS.md",
+        ".agents/skills/",
+        ".claude/skills/",
+        ".cursor/skills/",
+        ".claude/agents/",
+        ".codex/agents/",
+    ),
 )
