@@ -105,30 +105,47 @@ def test_copilot_keeps_its_own_copy_over_claudes(cli, project, registry) -> None
     assert _doctor(cli, project) == []
 
 
-VSCODE_TWICE = (
-    "warning: vscode: 1 agent (agent:reviewer) listed 2 times, from .github/agents/, "
-    ".claude/agents/ (VS Code reads .github/agents/, .claude/agents/ and lists every copy)"
+SETTINGS = ".vscode/settings.json"
+BOTH_MEMBERS = (  # the instructions folder, and Claude's agents tree skipped
+    b'{\n  "chat.instructionsFilesLocations": {\n    ".github/instructions": true\n  },\n'
+    b'  "chat.agentFilesLocations": {\n    ".claude/agents": false\n  }\n}\n'
 )
 
 
-def test_vscode_is_told_it_lists_both(cli, project, registry) -> None:  # type: ignore[no-untyped-def]
+def test_vscode_skips_claudes_tree_of_copies(cli, project, registry) -> None:  # type: ignore[no-untyped-def]
     # VS Code reads `.claude/agents` beside Copilot's tree and, by its source, lists one
-    # entry per file; Copilot CLI's verified copy is kept, and the run says so.
+    # entry per file; Copilot CLI's verified copy is kept. `.claude/agents` holds only
+    # Claude's copy of an agent VS Code has in `.github/agents`, so the workspace settings
+    # tell VS Code to skip it (lifecycle.agenttrees): it lists the agent once, its own.
     out = cli.ok("add", str(registry), "--claude", "--copilot", "--vscode", cwd=project, extra=BIN)
     assert _agents(project) == [CLAUDE, ".github/agents/reviewer.agent.md"]
-    assert _lines(out.stderr) == [VSCODE_TWICE]
+    assert _lines(out.stderr) == []
+    assert (project / SETTINGS).read_bytes() == BOTH_MEMBERS
+    assert _doctor(cli, project) == []
 
 
-def test_a_default_install_warns_for_vscode_only(cli, project, registry) -> None:  # type: ignore[no-untyped-def]
-    # No flags and nothing detected: the baseline clients. Copilot CLI shows its own copy
-    # and opencode reads its own tree only, so VS Code is the one client told anything.
+def test_a_default_install_warns_nothing(cli, project, registry) -> None:  # type: ignore[no-untyped-def]
+    # No flags and nothing detected: the baseline clients. Copilot CLI shows its own copy,
+    # opencode reads its own tree only, and VS Code is told to skip Claude's tree.
     out = cli.ok("add", str(registry), cwd=project, extra=BIN)
     assert "4 items installed for claude, copilot, vscode, opencode" in out.stderr
-    assert [line for line in out.stderr.splitlines() if line.startswith("warning:")] == [
-        VSCODE_TWICE
-    ]
+    assert [line for line in out.stderr.splitlines() if line.startswith("warning:")] == []
     assert _agents(project) == [
         CLAUDE,
         ".github/agents/reviewer.agent.md",
         ".opencode/agents/reviewer.md",
     ]
+    assert (project / SETTINGS).read_bytes() == BOTH_MEMBERS
+
+
+def test_vscode_beside_claude_alone_gets_its_own_copy(cli, project, registry) -> None:  # type: ignore[no-untyped-def]
+    # Without Copilot CLI, VS Code could read Claude's copy instead of one of its own; with
+    # Claude's tree skipped it gets its own rendering, once.
+    out = cli.ok("add", str(registry), "--claude", "--vscode", cwd=project, extra=BIN)
+    assert _lines(out.stderr) == []
+    assert _agents(project) == [CLAUDE, ".github/agents/reviewer.agent.md"]
+    assert _owners(project) == {
+        CLAUDE: ["agent:reviewer@claude"],
+        ".github/agents/reviewer.agent.md": ["agent:reviewer@vscode"],
+    }
+    assert (project / SETTINGS).read_bytes() == BOTH_MEMBERS

@@ -129,7 +129,12 @@ def test_cli_never_modifies_existing_claude_md_and_remove_takes_settings_back(
     baseline = ("--claude", "--copilot", "--vscode", "--opencode")  # not just the detected one
     cli.ok("add", "../registry", *baseline, cwd=project)
     assert (project / "CLAUDE.md").read_text() == "# Mine\n"
-    assert (project / ".vscode/settings.json").read_bytes() == vscode_settings(None)
+    # The instructions folder registered, and `.claude/agents` skipped: it holds only
+    # Claude's copy of the agent VS Code has in `.github/agents` (lifecycle.agenttrees).
+    assert (project / ".vscode/settings.json").read_bytes() == (
+        b'{\n  "chat.instructionsFilesLocations": {\n    ".github/instructions": true\n  },\n'
+        b'  "chat.agentFilesLocations": {\n    ".claude/agents": false\n  }\n}\n'
+    )
     cli.ok("remove", "-y", "--source", f"local:{registry}", cwd=project)
     assert not (project / ".vscode/settings.json").exists()
     assert (project / "CLAUDE.md").read_text() == "# Mine\n"

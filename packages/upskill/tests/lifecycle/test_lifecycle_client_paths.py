@@ -8,7 +8,12 @@ import json
 from pathlib import Path
 
 from upskill.clients import get
-from upskill.lifecycle.ancillary import Installed, ancillary_updaters, instructions_list
+from upskill.lifecycle.ancillary import (
+    Installed,
+    ancillary_updaters,
+    instructions_list,
+    registered,
+)
 
 OPENCODE_RULE_GLOB = get("opencode").registration.rule_glob
 
@@ -130,20 +135,24 @@ def test_updaters_per_scope():
         (("opencode", ".agents/rules/a/RULE.md"),),
     )
     assert sorted(ancillary_updaters(none, rules, home=False, agents_md=True)) == [
-        ".vscode/settings.json",
         "CLAUDE.md",
         "opencode.json",
     ]
+    # VS Code's settings file is settled with the members wanted (`edits.settle`).
+    folder = ("chat.instructionsFilesLocations", ".github/instructions", True)
+    assert registered(rules, home=False) == {".vscode/settings.json": (folder,)}
     # Copilot CLI reads no `.vscode/settings.json`: only VS Code holding a rule writes it.
     cli_only = dataclasses.replace(rules, rule_clients=frozenset({"claude", "copilot", "opencode"}))
     assert sorted(ancillary_updaters(none, cli_only, home=False, agents_md=True)) == [
         "CLAUDE.md",
         "opencode.json",
     ]
+    assert registered(cli_only, home=False) == {}
     # The global scope has neither CLAUDE.md at $HOME nor a VS Code workspace.
     assert sorted(ancillary_updaters(none, rules, home=True, agents_md=True)) == [
         ".config/opencode/opencode.json"
     ]
+    assert registered(rules, home=True) == {}
     assert ancillary_updaters(none, none, home=True) == {}
     assert sorted(ancillary_updaters(rules, none, home=False)) == ["opencode.json"]
 

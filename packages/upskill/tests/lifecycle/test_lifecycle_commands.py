@@ -134,6 +134,7 @@ def test_doctor_buckets(cli, h, project, registry):
         "interrupted_runs": [],
         "duplicate_reads": [],
         "varying_reads": [],
+        "hidden_agents": [],
     }
     (project / ".claude/rules/commits.md").unlink()
     h.write_item(registry, "rule", "style", "Changed.\n")

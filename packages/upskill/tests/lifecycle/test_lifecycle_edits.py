@@ -11,8 +11,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from upskill.clients import get
-from upskill.lifecycle.ancillary import settings_cut, settings_flag
-from upskill.lifecycle.edits import Undo, record, undo
+from upskill.lifecycle.ancillary import (
+    legacy_members,
+    put_members,
+    setting_value,
+    settings_cut,
+    settings_flag,
+    take_members,
+)
+from upskill.lifecycle.edits import ABSENT, Settled, Undo, record, settle, undo
+from upskill.lifecycle.hashing import sha256_bytes
 from upskill.state.lockfile import (
     EditRecord,
     Lockfile,
@@ -115,3 +123,127 @@ def test_lockfile_round_trip_and_bad_records(tmp_path: Path) -> None:
         raw = json.dumps({"schema": 1, "items": [], "edits": [bad]}).encode()
         with pytest.raises(LockfileError, match=says):
             parse_lockfile(raw, tmp_path / "l")
+
+
+# Several members in one file, added and taken back over runs (`edits.settle`): VS Code's
+# instructions folder, and Claude's agents tree it is told to skip (lifecycle.agenttrees).
+SKIP = ("chat.agentFilesLocations", ".claude/agents", False)
+FOLDER = (KEY, MEMBER, True)
+
+
+def _settle(current: bytes | None, edit: EditRecord | None, wanted: tuple) -> Settled:  # type: ignore[type-arg]
+    ours = () if edit is None else edit.members or legacy_members(PATH)
+    return settle(
+        PATH,
+        current,
+        edit,
+        ours,
+        wanted,
+        put=put_members(PATH),
+        take=take_members(PATH),
+        value=lambda data, key, member: setting_value(data, PATH, key, member),
+    )
+
+
+def _member(data: bytes | None, key: str, member: str) -> object:
+    return ABSENT if data is None else setting_value(data, PATH, key, member)
+
+
+@given(
+    members,
+    st.dictionaries(
+        st.sampled_from([KEY, SKIP[0]]),
+        st.dictionaries(st.sampled_from([MEMBER, SKIP[1], "docs"]), st.booleans(), max_size=2),
+        max_size=2,
+    ),
+    st.sampled_from([None, 2, "\t"]),
+    st.booleans(),
+    st.booleans(),
+    st.lists(st.sampled_from([(), (FOLDER,), (SKIP,), (FOLDER, SKIP), (SKIP, FOLDER)]), max_size=5),
+)
+def test_runs_keep_the_teams_bytes(
+    other: dict[str, object],
+    locations: dict[str, dict[str, bool]],
+    indent: object,
+    bom: bool,
+    absent: bool,
+    runs: list[tuple],  # type: ignore[type-arg]
+) -> None:
+    value = {k: v for k, v in other.items() if k not in (KEY, SKIP[0])} | locations
+    team = (b"\xef\xbb\xbf" if bom else b"") + json.dumps(value, indent=indent).encode() + b"\n"
+    original = None if absent else team
+    current, edit = original, None
+    for wanted in [*runs, ()]:
+        done = _settle(current, edit, wanted)
+        if not done.keep:
+            assert done.data is not None or done.expected == sha256_bytes(current or b"")
+            current = done.data
+        edit = done.record
+        if edit is not None:  # the record survives the lockfile, and names no team member
+            assert all(_member(original, k, m) is ABSENT for k, m, _ in edit.members or ())
+            lock = parse_lockfile(serialise_lockfile(Lockfile(edits=(edit,))), Path("l"))
+            assert lock.edits == (edit,)
+        for key, member, want in (FOLDER, SKIP):
+            theirs = _member(original, key, member)
+            if theirs is not ABSENT:  # the team's own: never changed
+                assert _member(current, key, member) == theirs
+            elif (key, member, want) in wanted:
+                assert _member(current, key, member) is want
+            else:
+                assert _member(current, key, member) is ABSENT
+        assert _settle(current, edit, wanted) == Settled(None, edit, keep=True)  # a no-op
+    assert current == original
+    assert edit is None
+
+
+def test_a_legacy_record_takes_back_the_folder_only() -> None:
+    """A record from before `members` added the registration alone."""
+    old = b'{\n  "a": 1\n}\n'
+    new = flag(old)
+    assert new is not None
+    legacy = record(PATH, old, new)  # no members
+    both = _settle(new, legacy, (FOLDER, SKIP))
+    assert both.data == (
+        b'{\n  "a": 1,\n  "chat.instructionsFilesLocations": {\n    ".github/instructions": true\n'
+        b'  },\n  "chat.agentFilesLocations": {\n    ".claude/agents": false\n  }\n}\n'
+    )
+    assert both.record is not None and both.record.members == (FOLDER, SKIP)
+    assert _settle(new, legacy, ()) == Settled(old, None)
+
+
+def test_members_in_the_lockfile(tmp_path: Path) -> None:
+    lock = Lockfile(edits=(EditRecord(PATH, "ab" * 32, created=True, members=(FOLDER, SKIP)),))
+    data = serialise_lockfile(lock)
+    assert json.loads(data)["edits"] == [
+        {
+            "path": PATH,
+            "sha256": "ab" * 32,
+            "created": True,
+            "members": [list(FOLDER), list(SKIP)],
+        }
+    ]
+    assert parse_lockfile(data, tmp_path / "l") == lock
+    for bad in ([["a", "b"]], [["a", "", True]], [["a", "b", 1]], {"a": 1}):
+        raw = {"path": PATH, "sha256": "x", "created": True, "members": bad}
+        text = json.dumps({"schema": 1, "items": [], "edits": [raw]}).encode()
+        with pytest.raises(LockfileError, match="`members` must hold"):
+            parse_lockfile(text, tmp_path / "l")
+
+
+def test_a_file_changed_between_runs_keeps_the_change() -> None:
+    """The team edits the file after upskill's write: the members still go, as text, and
+    the objects that held them stay (the team may have had them: one is left empty)."""
+    done = _settle(b'{\n  "a": 1\n}\n', None, (FOLDER, SKIP))
+    assert done.data is not None and done.record is not None
+    changed = done.data.replace(b'"a": 1', b'"a": 2')
+    narrowed = _settle(changed, done.record, (FOLDER,))  # Claude's tree read again
+    assert narrowed.data == (
+        b'{\n  "a": 2,\n  "chat.instructionsFilesLocations": {\n'
+        b'    ".github/instructions": true\n  },\n  "chat.agentFilesLocations": {}\n}\n'
+    )
+    assert narrowed.record is not None and narrowed.record.members == (FOLDER,)
+    empty = (
+        b'{\n  "a": 2,\n  "chat.instructionsFilesLocations": {},\n'
+        b'  "chat.agentFilesLocations": {}\n}\n'
+    )
+    assert _settle(narrowed.data, narrowed.record, ()) == Settled(empty, None)

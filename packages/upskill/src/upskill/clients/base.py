@@ -252,6 +252,10 @@ class Registration:
     # A JSON settings file where `settings_key[0]` must map `settings_key[1]` to true.
     settings: str | None = None
     settings_key: tuple[str, str] = ("", "")
+    # An object in `settings` mapping a project agent tree it reads (no trailing `/`) to
+    # false stops it reading that tree: upskill sets it for another client's tree holding
+    # nothing but copies of agents it has in its own (`lifecycle.agenttrees`).
+    agent_trees_key: str = ""
 
 
 @dataclass(frozen=True)

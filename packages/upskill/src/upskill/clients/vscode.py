@@ -59,6 +59,7 @@ CLIENT = Client(
     registration=Registration(
         settings=".vscode/settings.json",
         settings_key=("chat.instructionsFilesLocations", ".github/instructions"),
+        agent_trees_key="chat.agentFilesLocations",
     ),
     # Copilot CLI's list less `GEMINI.md`, which VS Code is not documented to read.
     reads=tuple(r for r in copilot.CLIENT.reads if r != "GEMINI.md"),
@@ -77,14 +78,27 @@ CLIENT = Client(
     # (`DEFAULT_AGENT_SOURCE_FOLDERS` in common/promptSyntax/config/promptFileLocations.ts,
     # the `chat.agentFilesLocations` default in browser/chat.contribution.ts), read unless
     # that setting maps the path to false (`PromptsConfig.promptSourceFolders`,
-    # common/promptSyntax/config/config.ts at 047238f9fe1b); no setting like
-    # `chat.useClaudeMdFile` gates Claude's agents. The release that added `.claude/
-    # agents` is not pinned here: the file at 0783120be12f lists `.github/agents` only.
-    # One name in both trees is two entries: `computeAgentDiscoveryInfo`
+    # common/promptSyntax/config/config.ts at 047238f9fe1b, keeps a default folder unless
+    # its value is `false`; `ConfigurationModel.mergeContents`,
+    # platform/configuration/common/configurationModels.ts at 01272b921e9c, merges a
+    # workspace object into the default one key by key, so `{".claude/agents": false}`
+    # leaves `.github/agents` read). The current locator lists a workspace's agent files
+    # from those folders alone (`PromptFilesLocator.listFiles` via `getPromptSourceFolders`,
+    # common/promptSyntax/utils/promptFilesLocator.ts, in stored builds of the workbench);
+    # an older one appended `DEFAULT_AGENT_SOURCE_FOLDERS` whatever the setting said, so
+    # there the member changes nothing. The setting is `restricted`: an untrusted
+    # workspace ignores it. In a folder it reads the files directly inside (no
+    # subfolders) that end in `.md`, except `README.md` (`getPromptFileType`); Copilot CLI
+    # 1.0.102 also reads `README.md` and subfolders of `.github/agents`, and ignores
+    # `.vscode/settings.json` (tests/clients/test_vscode_agent_trees.py). No setting like
+    # `chat.useClaudeMdFile` gates Claude's agents. The release that added
+    # `.claude/agents` is not pinned here: the file at 0783120be12f lists `.github/agents`
+    # only. One name in both trees is two entries: `computeAgentDiscoveryInfo`
     # (common/promptSyntax/service/promptsServiceImpl.ts) loads every file, with no
     # `duplicate-name` skip as for skills, and `ChatModeService.refreshCustomPromptModes`
     # (common/chatModes.ts at 50cdf4531ba3) keeps one mode per file URI. So no
-    # `agent_trees`: beside Claude Code it lists an agent twice, and the install says so.
+    # `agent_trees`: beside Claude Code it would list an agent twice, and upskill sets
+    # `.claude/agents` to false where that hides only such copies (`agent_trees_key`).
     lists_agent_copies=True,
     baseline=True,
 )

@@ -28,6 +28,8 @@ _TITLES = {
     "missing_plugins": "Missing plugins (upskill update)",
     "skipped_plugins": "Skipped plugins (informational)",
     "mcp_entries": "MCP servers",
+    "hidden_agents": "Agents a setting upskill made hides from a client (upskill update "
+    "takes the setting back)",
     "duplicate_reads": "Read twice by one client (informational: remove a copy, or narrow "
     "the clients)",
     "varying_reads": "Copies that differ, one shown, not always the same (informational: keep "
@@ -38,6 +40,7 @@ _TITLES = {
 def run(args: argparse.Namespace, console: Console, world: World) -> int:
     import json
 
+    from upskill.lifecycle.agenttrees import hidden_team_files
     from upskill.lifecycle.doctor import Report, check, run_state
     from upskill.lifecycle.duplicates import duplicates, varying
     from upskill.lifecycle.extensions import run_doctor
@@ -56,6 +59,7 @@ def run(args: argparse.Namespace, console: Console, world: World) -> int:
         clients = in_use(lock)
         buckets["duplicate_reads"] = duplicates(scope.root, clients)
         buckets["varying_reads"] = varying(scope.root, clients)
+        buckets["hidden_agents"] = hidden_team_files(scope.root, lock)
     report = Report(buckets)
     if args.json:
         console.json(json.dumps(buckets, indent=2) + "\n")
@@ -81,6 +85,8 @@ def _describe(bucket: str, entry: dict[str, object]) -> str:
         return f"{entry['path']} ({', '.join(entry['items'])}): now {now}"  # type: ignore[arg-type]
     if bucket in ("stale_hashes",):
         return f"{entry['kind']} {entry['name']} from {entry['source']}"
+    if bucket == "hidden_agents":
+        return f"{entry['client']}: {entry['path']} (by {entry['settings']})"
     if bucket == "duplicate_reads":
         return f"{entry['client']}: {entry['kind']} {entry['name']} in {', '.join(entry['trees'])}"  # type: ignore[arg-type]
     if bucket == "varying_reads":

@@ -18,7 +18,10 @@ verified to prefer its own copy always keeps it: that copy is known to work,
 and giving it up would trade a verified fact for an unverified one. A client
 still left without its own rendering exactly once is reported (`lines`), one
 line per client and outcome, never skipped silently. Project scope only: the
-cross-reads were verified in projects.
+cross-reads were verified in projects. A tree a client is told not to read
+(`lifecycle.agenttrees`: VS Code's `chat.agentFilesLocations`) is left out of what
+it lists: the plan takes the trees expected hidden after the run, and the lines the
+trees hidden in the end.
 """
 
 from __future__ import annotations
@@ -57,11 +60,21 @@ def own_tree(target: str) -> str:
     return get(target).kinds[AGENT].project.tree
 
 
-def _seen(client: str, written: Mapping[str, str]) -> list[str]:
+Hidden = Mapping[str, frozenset[str]]  # client -> project agent trees it does not read
+NONE: Hidden = {}
+
+
+def _reads(client: str, hidden: Hidden) -> list[str]:
+    """The project agent trees `client` reads, preferred first, less those it is told
+    not to read."""
+    gone = hidden.get(client, frozenset())
+    return [t for t in get(client).project_agent_trees() if t not in gone]
+
+
+def _seen(client: str, written: Mapping[str, str], hidden: Hidden = NONE) -> list[str]:
     """The trees whose copy `client` lists, given tree -> the target written there."""
-    spec = get(client)
-    copies = [tree for tree in spec.project_agent_trees() if tree in written]
-    return copies[:1] if spec.one_agent_per_name else copies
+    copies = [tree for tree in _reads(client, hidden) if tree in written]
+    return copies[:1] if get(client).one_agent_per_name else copies
 
 
 class _Planner:
@@ -73,10 +86,12 @@ class _Planner:
         targets: Mapping[str, Sequence[str]],
         renderings: Mapping[str, Rendering],
         served: Mapping[str, str],
+        hidden: Hidden,
     ) -> None:
         self.targets = targets
         self.data = {t: r.files[0].data for t, r in renderings.items() if r.files}
         self.served = served
+        self.hidden = hidden
         self.clients = [c for t in self.data for c in targets[t]]
         trees = {own_tree(t) for t in self.data if t not in served}
         self.droppable = [
@@ -85,7 +100,7 @@ class _Planner:
             if t not in served
             and all(
                 not get(c).one_agent_per_name
-                and any(r != own_tree(t) and r in trees for r in get(c).project_agent_trees())
+                and any(r != own_tree(t) and r in trees for r in _reads(c, hidden))
                 for c in targets[t]
             )
         ]
@@ -100,7 +115,7 @@ class _Planner:
     def score(self, written: Mapping[str, str]) -> tuple[int, int, int, int]:
         """Fewest clients listing the agent other than once, then fewest extra listings,
         then fewest listing another client's rendering, then fewest copies."""
-        seen = {c: _seen(c, written) for c in self.clients}
+        seen = {c: _seen(c, written, self.hidden) for c in self.clients}
         not_once = sum(len(s) != 1 for s in seen.values())
         extra = sum(max(len(s) - 1, 0) for s in seen.values())
         other = sum(any(not self.own(c, written, t) for t in s) for c, s in seen.items())
@@ -117,7 +132,7 @@ class _Planner:
     def reaches(self, dropped: Sequence[str]) -> bool:
         """Every client of a left-out copy still lists some copy."""
         written = self.written(dropped)
-        return all(_seen(c, written) for t in dropped for c in self.targets[t])
+        return all(_seen(c, written, self.hidden) for t in dropped for c in self.targets[t])
 
 
 def plan_agent(
@@ -125,15 +140,19 @@ def plan_agent(
     targets: Mapping[str, Sequence[str]],
     renderings: Mapping[str, Rendering],
     served: Mapping[str, str],
+    hidden: Hidden = NONE,
 ) -> AgentPlan:
-    """The copies of one agent to leave out, and who still does not list it once in its
-    own rendering. `served`: targets already reading another target's identical copy."""
-    planner = _Planner(targets, renderings, served)
+    """The copies of one agent to leave out, and who does not list it once in its own
+    rendering. `served`: targets already reading another target's identical copy.
+    `hidden`: the trees expected hidden after the run, which the choice counts on; the
+    misses name every tree a client reads, and `lines` leaves out those hidden in the
+    end."""
+    planner = _Planner(targets, renderings, served, hidden)
     dropped = planner.best()
     written = planner.written(dropped)
     extra: dict[str, str] = {}
     for target in dropped:
-        seen = [s for c in targets[target] for s in _seen(c, written)]
+        seen = [s for c in targets[target] for s in _seen(c, written, hidden)]
         extra[target] = written[seen[0]]
     misses = []
     for client in planner.clients:
@@ -144,16 +163,30 @@ def plan_agent(
     return AgentPlan(extra, tuple(misses))
 
 
-def lines(misses: Sequence[Miss]) -> list[str]:
-    """One line per client and outcome, naming the agents and the trees it reads."""
+def visible(miss: Miss, hidden: Hidden) -> Miss | None:
+    """The miss as the client sees it with `hidden` trees unread (None: it then lists
+    the agent once, in its own rendering)."""
+    gone = hidden.get(miss.client, frozenset())
+    pairs = [(t, r) for t, r in zip(miss.seen, miss.rendered_for, strict=True) if t not in gone]
+    if len(pairs) == 1 and pairs[0][1] == render_target(miss.client):
+        return None
+    return Miss(miss.client, miss.key, tuple(t for t, _ in pairs), tuple(r for _, r in pairs))
+
+
+def lines(misses: Sequence[Miss], hidden: Hidden = NONE) -> list[str]:
+    """One line per client and outcome, naming the agents and the trees it reads (less
+    the `hidden` ones, which it does not read)."""
     groups: dict[tuple[str, tuple[str, ...], tuple[str, ...]], list[str]] = {}
-    for m in misses:
+    for miss in misses:
+        m = visible(miss, hidden)
+        if m is None:
+            continue
         groups.setdefault((m.client, m.seen, m.rendered_for), []).append(m.key)
     out = []
     for (client, seen, rendered), keys in sorted(groups.items()):
         spec = get(client)
         what = f"{len(keys)} agent{'s' if len(keys) > 1 else ''} ({', '.join(sorted(keys))})"
-        reads = ", ".join(spec.project_agent_trees())
+        reads = ", ".join(_reads(client, hidden))
         known = spec.lists_agent_copies
         shows = "lists every copy" if known else "is not known to show one copy per name"
         why = f"{spec.name} reads {reads} and {shows}"

@@ -29,6 +29,7 @@ from upskill.clients import CLIENTS, render_target
 from upskill.errors import UpskillError
 from upskill.format.model import Kind
 from upskill.fsio import read_contained
+from upskill.lifecycle.edits import ABSENT, Edit, Member
 from upskill.render.tables import Site, layout
 from upskill.state.lockfile import Lockfile
 
@@ -63,14 +64,18 @@ def _dump(value: Any) -> bytes:
     return (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode()
 
 
+def _text(current: bytes, path: str) -> tuple[str, bytes]:
+    bom = b"\xef\xbb\xbf" if current.startswith(b"\xef\xbb\xbf") else b""
+    try:
+        return current[len(bom) :].decode("utf-8"), bom
+    except UnicodeDecodeError as exc:
+        raise AncillaryError(f"cannot update: not UTF-8 ({exc.reason})", path=path) from None
+
+
 def _load(current: bytes, path: str) -> tuple[dict[str, Any], str, bytes]:
     """(value, text, BOM): every edit is textual (`jsonc`), for strict JSON too, so the
     user's numbers (`1e5`), duplicate keys, layout, comments and BOM stay as they were."""
-    bom = b"\xef\xbb\xbf" if current.startswith(b"\xef\xbb\xbf") else b""
-    try:
-        text = current[len(bom) :].decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise AncillaryError(f"cannot update: not UTF-8 ({exc.reason})", path=path) from None
+    text, bom = _text(current, path)
     try:
         value = jsonc.loads(text)
     except jsonc.JsoncError as exc:
@@ -109,19 +114,60 @@ def instructions_list(
 
 def settings_flag(path: str, key: str, member: str) -> Updater:
     """An updater making the JSON object `key` map `member` to true (kept when present)."""
+    return settings_member(path, key, member, True)
+
+
+def settings_member(path: str, key: str, member: str, value: bool) -> Updater:
+    """An updater making the JSON object `key` map `member` to `value`; a member already
+    there is the team's and kept, whatever its value (None: nothing to change)."""
 
     def update(current: bytes | None) -> bytes | None:
         if current is None:
-            return _dump({key: {member: True}})
-        value, text, bom = _load(current, path)
-        locations = value.get(key)
-        if locations is not None and type(locations) is not dict:
-            raise AncillaryError(f"cannot update: `{key}` is not an object", path=path)
-        if locations is not None and member in locations:
+            return _dump({key: {member: value}})
+        if setting_value(current, path, key, member) is not ABSENT:
             return None
-        return bom + jsonc.set_member(text, (key, member), True).encode()
+        text, bom = _text(current, path)
+        return bom + jsonc.set_member(text, (key, member), value).encode()
 
     return update
+
+
+def setting_value(current: bytes, path: str, key: str, member: str) -> object:
+    """The value `key` maps `member` to in a settings file (`edits.ABSENT`: no such
+    member); a `key` that is not an object is an error naming the file."""
+    locations = _load(current, path)[0].get(key, {})
+    if type(locations) is not dict:
+        raise AncillaryError(f"cannot update: `{key}` is not an object", path=path)
+    return locations.get(member, ABSENT)
+
+
+def put_members(path: str) -> Edit:
+    """`edits.settle`'s `put`: add members in order (an absent file is created)."""
+
+    def put(members: tuple[Member, ...]) -> Updater:
+        def update(current: bytes | None) -> bytes | None:
+            for key, member, value in members:
+                current = settings_member(path, key, member, value)(current) or current
+            return current
+
+        return update
+
+    return put
+
+
+def take_members(path: str) -> Edit:
+    """`edits.settle`'s `take`: cut members as text (None: none of them is there)."""
+
+    def take(members: tuple[Member, ...]) -> Updater:
+        def update(current: bytes | None) -> bytes | None:
+            out = current
+            for key, member, _ in members:
+                out = settings_cut(path, key, member)(out) or out
+            return None if out == current else out
+
+        return update
+
+    return take
 
 
 @dataclass(frozen=True)
@@ -198,32 +244,27 @@ def ancillary_updaters(
             out[reg.rule_list] = instructions_list(reg.rule_list, (reg.rule_glob,))
         elif client in before.rule_targets:
             out[reg.rule_list] = instructions_list(reg.rule_list, (), (reg.rule_glob,))
-    for client, reg in SETTINGS.items():
-        if client in after.rule_clients and reg.settings is not None:
-            out[reg.settings] = settings_flag(reg.settings, *reg.settings_key)
     return out
 
 
-def settings_cuts(
-    before: Installed, after: Installed, *, home: bool
-) -> dict[str, tuple[Updater, Updater]]:
-    """The settings files whose registration a run takes back: the client held a rule
-    in its own tree before and no longer does. Each has the updater that made the edit
-    and one cutting the member as text (None: it is not there); the engine first tries
-    the recorded edit, which restores the file exactly (`lifecycle.edits`)."""
-    out: dict[str, tuple[Updater, Updater]] = {}
+def registered(after: Installed, *, home: bool) -> dict[str, tuple[Member, ...]]:
+    """The settings members a client's registration needs after a run, by file: VS Code's
+    instructions folder while VS Code holds a rule in its own tree (project scope). The
+    engine settles each file with these and any other member upskill adds there
+    (`edits.settle`), so a member no longer needed is taken back."""
+    out: dict[str, tuple[Member, ...]] = {}
     if home:
         return out
-    kept = {r.settings for c, r in SETTINGS.items() if c in after.rule_clients}
     for client, reg in SETTINGS.items():
-        if client in before.rule_clients and client not in after.rule_clients:
-            assert reg.settings is not None
-            if reg.settings not in kept:
-                out[reg.settings] = (
-                    settings_flag(reg.settings, *reg.settings_key),
-                    settings_cut(reg.settings, *reg.settings_key),
-                )
+        if client in after.rule_clients and reg.settings is not None:
+            out[reg.settings] = (*out.get(reg.settings, ()), (*reg.settings_key, True))
     return out
+
+
+def legacy_members(path: str) -> tuple[Member, ...]:
+    """The members a record written before records listed them added: the
+    registration of the client whose settings file it is."""
+    return tuple((*r.settings_key, True) for r in SETTINGS.values() if r.settings == path)
 
 
 def settings_cut(path: str, key: str, member: str) -> Updater:

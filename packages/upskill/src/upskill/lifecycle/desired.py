@@ -13,7 +13,7 @@ from upskill.clients.base import RULE, Carrier
 from upskill.errors import RenderError
 from upskill.format.model import Agent, Item, Rule, Skill
 from upskill.lifecycle import catalog as cat
-from upskill.lifecycle.agentplace import Miss, plan_agent
+from upskill.lifecycle.agentplace import NONE, Hidden, Miss, plan_agent
 from upskill.lifecycle.agentplace import lines as agent_lines
 from upskill.lifecycle.fsops import safe_relative
 from upskill.lifecycle.resolve import Resolved
@@ -55,11 +55,20 @@ class Desired:
     files: dict[str, DesiredFile]
     item_clients: dict[str, tuple[str, ...]]  # item key -> selectable clients written
     skipped: tuple[str, ...]  # item keys warn-skipped by audience
-    warnings: tuple[str, ...]
+    notes: tuple[str, ...]  # the warnings before the agents' lines
     # Compiled files are assembled after every item (`lifecycle.compiled`): the sections
     # this run rendered, and the items it rendered (their old sections are replaced).
     sections: tuple[Section, ...] = ()
     rendered: frozenset[str] = frozenset()
+    # Agents a client does not list once in its own rendering, told in `warnings` less
+    # the trees `hidden` from it when the run is done (`lifecycle.agenttrees`).
+    agent_misses: tuple[Miss, ...] = ()
+    hidden: Hidden = dataclasses.field(default_factory=dict)
+    later: tuple[str, ...] = ()  # the warnings after them
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        return (*self.notes, *agent_lines(self.agent_misses, self.hidden), *self.later)
 
 
 def clients_for(item_audience: tuple[str, ...] | None, selection: Sequence[str]) -> tuple[str, ...]:
@@ -313,6 +322,7 @@ def render_desired(
     compiled_ok: frozenset[str] = frozenset(),
     imported: frozenset[str] = frozenset(),
     configured: Mapping[str, frozenset[str]] | None = None,
+    hidden: Hidden = NONE,
 ) -> Desired:
     """`selection_for(item)` empty means every client. Items in `reused` (by key) are not
     rendered: their recorded files stand in for the rendering. `home`: the global scope.
@@ -321,7 +331,9 @@ def render_desired(
     rules for them become `sections`, assembled by `lifecycle.compiled`. `imported`:
     the compiled files a client reads through an import file (`served_by_compiled`).
     `configured`: the instruction files the project's settings make a client read
-    (`served_by_reads`)."""
+    (`served_by_reads`). `hidden`: the agent trees each client is expected not to read
+    after the run (`agentplace.plan_agent`); the engine sets the trees hidden in the end
+    (`Desired.hidden`)."""
     from upskill.render import Site, render_item
 
     files: dict[str, DesiredFile] = {}
@@ -378,7 +390,7 @@ def render_desired(
             rest = {t: r for t, r in renderings.items() if t not in compiled and t not in served}
             served.update(served_elsewhere(rest))
             if isinstance(resolved.item, Agent) and len(targets) > 1:
-                placed = plan_agent(resolved.key, targets, renderings, served)
+                placed = plan_agent(resolved.key, targets, renderings, served, hidden)
                 left_out = placed.served
                 served.update(left_out)
                 agent_misses += placed.misses
@@ -410,9 +422,6 @@ def render_desired(
                     sections.append(Section(out.path, resolved.name, out.data, owners))
                 else:
                     _merge(files, _checked(out, owners))
-    warnings += agent_lines(agent_misses)
-    warnings += twice_lines(twice)
-    warnings += undelivered_lines(missed, home, compiled_ok)
     return Desired(
         files,
         item_clients,
@@ -420,6 +429,9 @@ def render_desired(
         tuple(warnings),
         _same_sections(sections),
         frozenset(rendered),
+        tuple(agent_misses),
+        dict(hidden),
+        (*twice_lines(twice), *undelivered_lines(missed, home, compiled_ok)),
     )
 
 

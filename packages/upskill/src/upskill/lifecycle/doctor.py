@@ -30,6 +30,7 @@ DRIFT_BUCKETS = (
     "stale_hashes",
     "orphan_entries",
     "missing_plugins",
+    "hidden_agents",
 )
 
 

@@ -27,6 +27,7 @@ from upskill.clients import CLIENTS, get
 from upskill.clients.base import AGENT, RULE, SKILL, Carrier, Client, Layout
 from upskill.errors import UpskillError
 from upskill.fsio import read_contained
+from upskill.lifecycle import agenttrees
 from upskill.lifecycle.compiled import split_block
 from upskill.lifecycle.contextfiles import configured_reads
 from upskill.lifecycle.hashing import tree_hash
@@ -82,12 +83,14 @@ def _shows(client: Client, kind: str) -> Shows:
 
 def _copies(root: Path, client: Client, kind: str) -> dict[str, list[str]]:
     """Each name of `kind` on disk in the project trees `client` reads, and the trees
-    holding it, in the client's order."""
+    holding it, in the client's order: less the agent trees its workspace settings tell
+    it not to read (`lifecycle.agenttrees`)."""
     trees = _trees(kind)
     if kind == SKILL:  # every skills tree it reads, its own private ones too
         reads = list(client.project_skill_trees())
     else:
-        reads = [t for t in client.project_agent_trees() if t in trees]
+        gone = agenttrees.hidden(lambda p: _read(root, p)).get(client.id, frozenset())
+        reads = [t for t in client.project_agent_trees() if t in trees and t not in gone]
     seen: dict[str, list[str]] = {}
     for path in dict.fromkeys(reads):
         for name in _names(root, trees.get(path) or _Tree(path, "/SKILL.md")):

@@ -1,28 +1,36 @@
 """Undoable edits to a file upskill does not own (VS Code's `.vscode/settings.json`).
 
-upskill registers its instructions folder in a team's settings file by inserting one
-member; the file is the team's, so removing the last rule that needed the member must
-give the team back exactly the bytes they had, or no file at all when upskill created
-it. The lockfile keeps what the edit replaced (`state.lockfile.EditRecord`): the
-smallest span of text that differs, which for an insertion is empty. When the file has
-changed since upskill's write, the record no longer lines up with it: then only the
-member upskill added is cut, as text, and every other change the team made stays.
+upskill inserts members in a team's settings file: its instructions folder, and a
+tree VS Code is told not to read (`lifecycle.agenttrees`). The file is the team's,
+so taking a member back must give the team exactly the bytes they had, or no file
+at all when upskill created it. The lockfile keeps what upskill's write replaced
+(`state.lockfile.EditRecord`): the smallest span of text that differs from the
+team's own bytes, which for insertions is empty, and the members it added. Each run
+starts from the team's bytes and adds the members wanted now (`settle`), so members
+added in different runs are taken back in any order. When the file has changed since
+upskill's write, the record no longer lines up with it: then only the members upskill
+added are cut, as text, and every other change the team made stays.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from upskill.lifecycle.hashing import sha256_bytes
 from upskill.state.lockfile import EditRecord
 
+Member = tuple[str, str, bool]  # (setting, member, value): `"chat.x": {"member": value}`
 
-def record(path: str, old: bytes | None, new: bytes) -> EditRecord:
+
+def record(
+    path: str, old: bytes | None, new: bytes, members: tuple[Member, ...] | None = None
+) -> EditRecord:
     """What upskill's write of `new` over `old` (None: absent) replaced."""
     digest = sha256_bytes(new)
     if old is None:
-        return EditRecord(path, digest, created=True)
+        return EditRecord(path, digest, created=True, members=members)
     before, after = old.decode("utf-8"), new.decode("utf-8")  # both were parsed as UTF-8
     start = 0
     limit = min(len(before), len(after))
@@ -37,6 +45,7 @@ def record(path: str, old: bytes | None, new: bytes) -> EditRecord:
         at=start,
         length=len(after) - start - end,
         was=before[start : len(before) - end],
+        members=members,
     )
 
 
@@ -73,3 +82,56 @@ def undo(
                 return Undo(before)
     data = cut(current)
     return Undo(data, keep=data is None)
+
+
+@dataclass(frozen=True)
+class Settled:
+    """What a run does to a settings file: write `data`, remove it (`data` None, while it
+    holds `expected`), or nothing (`keep`); `record` is the lock's record afterwards."""
+
+    data: bytes | None
+    record: EditRecord | None
+    expected: str = ""
+    keep: bool = False
+
+
+ABSENT = object()  # `value` of a member the file does not have
+Edit = Callable[[tuple[Member, ...]], Callable[[bytes | None], bytes | None]]
+
+
+def settle(
+    path: str,
+    current: bytes | None,
+    edit: EditRecord | None,
+    ours: tuple[Member, ...],
+    wanted: tuple[Member, ...],
+    *,
+    put: Edit,
+    take: Edit,
+    value: Callable[[bytes, str, str], object],
+) -> Settled:
+    """Make the file hold `wanted`, given `ours` (the members `edit` says upskill added).
+    A wanted member the team's bytes already have, whatever its value, is the team's:
+    it is never changed nor recorded. `put(members)` adds members to bytes (None: an
+    absent file), `take(members)` cuts them as text (None: none there), `value` reads one
+    (`ABSENT`). A file that already holds what is wanted is not rewritten."""
+    gone = [m for m in ours if m not in wanted]
+    if current is not None and (edit is not None or wanted):
+        here = all(value(current, s, k) == v for s, k, v in wanted)
+        if here and all(value(current, s, k) is ABSENT for s, k, _ in gone):
+            kept = tuple(m for m in ours if m in wanted)
+            same = dataclasses.replace(edit, members=kept) if kept and edit else None
+            return Settled(None, same, keep=True)
+    base = current
+    if edit is not None:
+        done = undo(edit, current, put(ours), take(ours))
+        base = current if done.keep else done.data
+    add = tuple(m for m in wanted if base is None or value(base, m[0], m[1]) is ABSENT)
+    target = put(add)(base) if add else base
+    new = record(path, base, target, add) if add and target is not None else None
+    if target == current:
+        return Settled(None, new, keep=True)
+    if target is None:
+        assert current is not None  # target differs from it
+        return Settled(None, None, expected=sha256_bytes(current))
+    return Settled(target, new)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from upskill.clients import SELECTABLE_CLIENTS
+from upskill.lifecycle import agenttrees as at
 from upskill.lifecycle import catalog as cat
 from upskill.lifecycle import compiled as comp
 from upskill.lifecycle import edits as ed
@@ -19,11 +20,14 @@ from upskill.lifecycle.adopt import foreign_diffs
 from upskill.lifecycle.ancillary import (
     AGENTS_MD,
     IMPORTERS,
-    SETTINGS,
     ancillary_updaters,
     installed,
+    legacy_members,
+    put_members,
     read_optional,
-    settings_cuts,
+    registered,
+    setting_value,
+    take_members,
 )
 from upskill.lifecycle.contextfiles import configured_reads
 from upskill.lifecycle.desired import Desired, clients_for, render_desired
@@ -162,6 +166,7 @@ def plan_install(
         )
     home = scope.kind is ScopeKind.GLOBAL
     current = _compiled_now(scope, records)
+    read = _reader(scope)
     desired = render_desired(
         resolution.items,
         selection_for,
@@ -171,6 +176,7 @@ def plan_install(
         compiled_ok=comp.writable(current),
         imported=_imported(scope, current),
         configured=_configured(scope),
+        hidden={} if home else at.expected(scope.root, lock, read),
     )
     stale = frozenset(desired.rendered | (managed - set(reused)))
     desired, records = _with_compiled(desired, current, records, stale, force)
@@ -194,7 +200,8 @@ def plan_install(
     ).normalised()
     written = sorted({c for cs in desired.item_clients.values() for c in cs})
     ours = frozenset(c.path for c in current if c.owned is comp.Owned.OURS)
-    extras = _ancillary(scope, lock, new_lock, installing=True, compiled=ours)
+    extras = _ancillary(scope, lock, new_lock, plan, installing=True, compiled=ours)
+    desired = dataclasses.replace(desired, hidden=extras.hidden)
     return Outcome(
         plan,
         dataclasses.replace(new_lock, edits=extras.edits),
@@ -202,7 +209,7 @@ def plan_install(
         tuple(new_items),
         removed,
         tuple(c for c in SELECTABLE_CLIENTS if c in written),
-        resolution.warnings + desired.warnings,
+        resolution.warnings + desired.warnings + extras.lines,
         observer.files,
         _repins(resolution, lock),
         foreign_diffs(scope.root, plan.actions),
@@ -280,6 +287,10 @@ def _imported(scope: Scope, current: list[comp.Current]) -> frozenset[str]:
     return frozenset({AGENTS_MD})
 
 
+def _reader(scope: Scope) -> Callable[[str], bytes | None]:
+    return lambda p: read_optional(scope.root / p, scope.root)
+
+
 def _configured(scope: Scope) -> dict[str, frozenset[str]]:
     """The instruction files the project's settings make a client read (project only:
     no client reads another's user-level compiled file)."""
@@ -308,46 +319,80 @@ class _Extras:
     writes: tuple[Write, ...]
     removes: tuple[Remove, ...]
     edits: tuple[EditRecord, ...]  # the lock's record of settings edits after the run
+    hidden: dict[str, frozenset[str]]  # the agent trees each client does not read after it
+    lines: tuple[str, ...]  # a tree upskill hid that a team file now makes it show again
 
 
 def _ancillary(
     scope: Scope,
     before: Lockfile,
     after: Lockfile,
+    plan: Plan,
     *,
     installing: bool,
     compiled: frozenset[str] = frozenset(),
 ) -> _Extras:
     """Ancillary writes for a run taking the scope from `before` to `after`. `compiled`:
     the instructions files upskill compiles itself; nothing imports them (Claude reads
-    its own copies of those rules). A settings file upskill edits has the edit recorded,
-    and undone when the registration is taken back (`lifecycle.edits`)."""
+    its own copies of those rules). A settings file gets the members wanted after the
+    run (a registration, an agent tree hidden: `lifecycle.agenttrees`), from the team's
+    own bytes: a member no longer wanted is undone (`lifecycle.edits`)."""
     home = scope.kind is ScopeKind.GLOBAL
     agents_md = installing and AGENTS_MD not in compiled and (scope.root / AGENTS_MD).is_file()
     was, now = installed(before, home=home), installed(after, home=home)
-    updaters = ancillary_updaters(was, now, home=home, agents_md=agents_md)
-    settings = {r.settings for r in SETTINGS.values()}
-    recorded = {e.path: e for e in before.edits}
     writes, removes = [], []
-    for rel, update in updaters.items():
-        old = read_optional(scope.root / rel, scope.root)
-        new = update(old)
+    for rel, update in ancillary_updaters(was, now, home=home, agents_md=agents_md).items():
+        new = update(read_optional(scope.root / rel, scope.root))
         if new is not None:
             writes.append(Write(rel, new))
-            if rel in settings:
-                recorded[rel] = ed.record(rel, old, new)
-    for rel, (apply, cut) in settings_cuts(was, now, home=home).items():
+    wanted = dict(registered(now, home=home))
+    on_disk = at.disk(scope.root, (a.path for a in plan.actions if a.op.removes))
+    if not home:
+        for hide in at.to_hide(after.outputs, on_disk):
+            wanted[hide.settings] = (*wanted.get(hide.settings, ()), hide.member)
+    recorded = {e.path: e for e in before.edits}
+    lines = at.shown_again(before.edits, wanted, after.outputs, on_disk)
+    final: dict[str, bytes | None] = {}
+    for rel in sorted(set(wanted) | set(recorded)):
         edit = recorded.pop(rel, None)
-        if edit is None:  # upskill never added the member: the team's own, kept
-            continue
-        done = ed.undo(edit, read_optional(scope.root / rel, scope.root), apply, cut)
+        ours = _ours(rel, edit)
+        current = read_optional(scope.root / rel, scope.root)
+        done = ed.settle(
+            rel,
+            current,
+            edit,
+            ours,
+            wanted.get(rel, ()),
+            put=put_members(rel),
+            take=take_members(rel),
+            value=_value_in(rel),
+        )
+        if done.record is not None:
+            recorded[rel] = done.record
+        final[rel] = current if done.keep else done.data
         if done.keep:
             continue
         if done.data is None:
             removes.append(Remove(rel, done.expected))
         else:
             writes.append(Write(rel, done.data))
-    return _Extras(tuple(writes), tuple(removes), tuple(recorded.values()))
+    read = _reader(scope)
+    hidden = {} if home else at.hidden(lambda p: final[p] if p in final else read(p))
+    return _Extras(tuple(writes), tuple(removes), tuple(recorded.values()), hidden, lines)
+
+
+def _ours(rel: str, edit: EditRecord | None) -> tuple[ed.Member, ...]:
+    """The members a record says upskill added, of those upskill adds to that file: a
+    lockfile is data a repository carries, and must not name a team member to cut."""
+    if edit is None:
+        return ()
+    known = {*legacy_members(rel), *(h.member for h in at.HIDES if h.settings == rel)}
+    listed = legacy_members(rel) if edit.members is None else edit.members
+    return tuple(m for m in listed if m in known)
+
+
+def _value_in(rel: str) -> Callable[[bytes, str, str], object]:
+    return lambda data, key, member: setting_value(data, rel, key, member)
 
 
 def plan_remove(scope: Scope, lock: Lockfile, keys: Iterable[str]) -> Outcome:
@@ -389,11 +434,11 @@ def plan_remove(scope: Scope, lock: Lockfile, keys: Iterable[str]) -> Outcome:
         bundles=tuple(bundles),
         outputs=_owned(plan),
     ).normalised()
-    extras = _ancillary(scope, lock, new_lock, installing=False)
+    extras = _ancillary(scope, lock, new_lock, plan, installing=False)
     new_lock = dataclasses.replace(new_lock, edits=extras.edits)
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = extras.lines
     if lock.items and not lock.outputs:
-        warnings = (
+        warnings += (
             "this lockfile has no output records (written by another upskill): the removed "
             "items' files were left in place; run `upskill update` before `remove` to adopt them",
         )

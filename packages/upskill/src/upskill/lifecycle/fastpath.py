@@ -4,7 +4,10 @@ After every successful write the state of the scope is summarised in the user
 cache dir (never in the committed lockfile, since it holds machine-local stat
 data): the lockfile's digest, the config files' digests, the upskill version,
 each source's fingerprint (git: resolved commit; local: a stat signature of
-the tree) and the (size, mtime, executable bit) of every recorded output. The
+the tree), the (size, mtime, executable bit) of every recorded output, and the
+entries of the directories whose contents decide a settings member (the agent
+trees upskill may tell VS Code not to read: `lifecycle.agenttrees`; a team agent
+added there must take the member back, and its removal lets it return). The
 bit is there because a `chmod` changes neither size nor mtime, and a lost
 executable bit is drift the full path reports (and `--force` restores). A bare `update`
 that finds all of these unchanged has nothing to do and stops before loading
@@ -25,7 +28,7 @@ from typing import Any
 from upskill import __version__
 from upskill.sources.local import Fetched
 
-STATE_VERSION = 2  # 2: outputs carry the executable bit
+STATE_VERSION = 3  # 2: outputs carry the executable bit; 3: watched directories
 
 
 def state_file(cache_root: Path, scope_root: Path) -> Path:
@@ -109,15 +112,28 @@ def output_stats(root: Path, paths: Iterable[str]) -> dict[str, list[int]] | Non
     return stats
 
 
+def listings(root: Path, directories: Iterable[str]) -> dict[str, list[str]]:
+    """The entry names of each directory (scope-relative), sorted; none when absent."""
+    out: dict[str, list[str]] = {}
+    for directory in directories:
+        try:
+            out[directory] = sorted(p.name for p in (root / directory).iterdir())
+        except OSError:
+            out[directory] = []
+    return out
+
+
 def snapshot(
     *,
     lock_bytes: bytes,
     config_paths: Iterable[Path],
     fingerprints: Mapping[str, str],
     outputs: Mapping[str, list[int]],
+    watched: Mapping[str, list[str]] | None = None,
 ) -> dict[str, Any]:
     """`outputs`: [size, mtime_ns, executable] of every recorded output, as the run that wrote or
-    verified them saw them (stat data taken before any later edit, so one is noticed)."""
+    verified them saw them (stat data taken before any later edit, so one is noticed).
+    `watched`: the `listings` of the directories a change in which needs the full path."""
     return {
         "version": STATE_VERSION,
         "upskill": __version__,
@@ -125,6 +141,7 @@ def snapshot(
         "config": [_digest(p) for p in config_paths],
         "sources": dict(sorted(fingerprints.items())),
         "outputs": dict(outputs),
+        "watched": dict(watched or {}),
     }
 
 
@@ -178,6 +195,9 @@ def unchanged(
         return False
     outputs = saved.get("outputs")
     if type(outputs) is not dict or output_stats(root, outputs) != outputs:
+        return False
+    watched = saved.get("watched")
+    if type(watched) is not dict or listings(root, watched) != watched:
         return False
     sources = saved.get("sources")
     if type(sources) is not dict:

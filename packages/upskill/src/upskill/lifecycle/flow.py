@@ -8,12 +8,14 @@ from pathlib import Path
 
 from upskill.hooks.api import HookContext, ResolvedBundle
 from upskill.lifecycle import fastpath
+from upskill.lifecycle.agenttrees import HIDES
 from upskill.lifecycle.ancillary import read_optional
 from upskill.lifecycle.engine import Outcome, commit_outcome
 from upskill.lifecycle.extensions import run_install, run_remove
 from upskill.lifecycle.hashing import FileState, probe
 from upskill.lifecycle.journal import Transaction, apply_transaction
 from upskill.lifecycle.resolve import Resolution
+from upskill.lifecycle.scope import Scope, ScopeKind
 from upskill.lifecycle.session import Session
 from upskill.state.config import load_config_paths
 from upskill.state.lockfile import Lockfile, serialise_lockfile
@@ -95,8 +97,17 @@ def save_state(
         config_paths=load_config_paths(session.world),
         fingerprints={label: session.fingerprints[label] for label in sorted(labels)},
         outputs=outputs,
+        watched=fastpath.listings(session.scope.root, watched_trees(session.scope)),
     )
     fastpath.save(path, state)
+
+
+def watched_trees(scope: Scope) -> tuple[str, ...]:
+    """The directories whose entries decide a settings member (`lifecycle.agenttrees`):
+    project scope only."""
+    if scope.kind is ScopeKind.GLOBAL:
+        return ()
+    return tuple(sorted({h.tree for h in HIDES}))
 
 
 def _pristine_stats(

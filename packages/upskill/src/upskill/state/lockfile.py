@@ -111,7 +111,10 @@ class EditRecord:
     """An edit upskill made to a file it does not own (VS Code's `.vscode/settings.json`),
     kept so that removal can undo it byte for byte: the file did not exist (`created`),
     or its text had `was` where upskill's write has `length` characters from `at`.
-    `sha256` is upskill's write: a file changed since is not restored from the record."""
+    `sha256` is upskill's write: a file changed since is not restored from the record.
+    `members`: the (setting, member, value) entries that write added, in the order it
+    added them; None in a record from before they were listed, which added only the
+    client's registration (`clients.base.Registration.settings_key`, set to true)."""
 
     path: str
     sha256: str
@@ -119,6 +122,7 @@ class EditRecord:
     at: int = 0
     length: int = 0
     was: str = ""
+    members: tuple[tuple[str, str, bool], ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -326,13 +330,29 @@ class _Reader:
         path = self.string(rec, "path", "edits", required=True) or ""
         _check_relative(path, self)
         sha = self.string(rec, "sha256", "edits", required=True) or ""
+        members = self.members(rec)
         if rec.get("created", False) is True:
-            return EditRecord(path, sha, created=True)
+            return EditRecord(path, sha, created=True, members=members)
         at, length = self.count(rec, "at", "edits"), self.count(rec, "length", "edits")
         was = rec.get("was")
         if at is None or length is None or type(was) is not str:
             raise self.fail("`edits` entry needs `created: true`, or `at`, `length` and `was`")
-        return EditRecord(path, sha, at=at, length=length, was=was)
+        return EditRecord(path, sha, at=at, length=length, was=was, members=members)
+
+    def members(self, rec: Mapping[str, Any]) -> tuple[tuple[str, str, bool], ...] | None:
+        raw = rec.get("members")
+        if raw is None:
+            return None
+        entries: list[Any] = raw if type(raw) is list else [None]
+        for entry in entries:
+            if (
+                type(entry) is not list
+                or len(entry) != 3
+                or not all(type(e) is str and e for e in entry[:2])
+                or type(entry[2]) is not bool
+            ):
+                raise self.fail("`edits` field `members` must hold [setting, member, bool] arrays")
+        return tuple((e[0], e[1], e[2]) for e in entries)
 
 
 def _check_name(name: str, reader: _Reader) -> None:
@@ -401,13 +421,19 @@ def lockfile_to_json(lock: Lockfile) -> dict[str, Any]:
     if lock.generator is not None and lock.outputs:  # it describes the recorded outputs
         out["generator"] = lock.generator
     if lock.edits:
-        out["edits"] = [
-            {"path": e.path, "sha256": e.sha256, "created": True}
-            if e.created
-            else {"path": e.path, "sha256": e.sha256, "at": e.at, "length": e.length, "was": e.was}
-            for e in lock.edits
-        ]
+        out["edits"] = [_edit(e) for e in lock.edits]
     out.update(lock.extra)
+    return out
+
+
+def _edit(e: EditRecord) -> dict[str, Any]:
+    out: dict[str, Any] = {"path": e.path, "sha256": e.sha256}
+    if e.created:
+        out["created"] = True
+    else:
+        out.update(at=e.at, length=e.length, was=e.was)
+    if e.members is not None:
+        out["members"] = [list(m) for m in e.members]
     return out
 
 
