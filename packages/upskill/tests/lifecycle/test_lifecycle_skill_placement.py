@@ -198,6 +198,33 @@ def test_global_scope_says_who_misses_when_opencode_shares_a_tree(cli, tmp_path)
     assert _skills(cli.home) == {".agents/skills/dx/SKILL.md": HEAD + "For opencode.\n"}
 
 
+def test_global_scope_plans_the_same_whatever_order_the_clients_are_given(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # Windsurf and opencode tie (each misses its rendering if the other's keeps the shared
+    # copy): registry order breaks it, so flags in either order and a lockfile recording
+    # the selection in another order plan the same file, bytes and line.
+    reg = _source(tmp_path, "Common.\n")
+    (reg / "skills" / "dx" / "SKILL.opencode.md").write_text("For opencode.\n")
+    line = [
+        "warning: skill:dx: windsurf sees the copy in .agents/skills/, rendered for opencode "
+        "(one copy in .agents/skills/ serves every client that reads it)"
+    ]
+    tree = {".agents/skills/dx/SKILL.md": HEAD + "For opencode.\n"}
+    for flags in (("--opencode", "--windsurf"), ("--windsurf", "--opencode")):
+        out = cli.ok("add", "-g", str(reg), *flags, cwd=tmp_path, extra=BIN)
+        assert (_placement_lines(out.stderr), _skills(cli.home)) == (line, tree)
+        cli.ok("remove", "-g", "-y", "dx", cwd=tmp_path, extra=BIN)
+        assert _skills(cli.home) == {}
+    cli.ok("add", "-g", str(reg), "--opencode", "--windsurf", cwd=tmp_path, extra=BIN)
+    lock_path = cli.home / ".upskill-lock.json"
+    lock = json.loads(lock_path.read_text())
+    assert lock["items"][0]["clients"] == ["opencode", "windsurf"]
+    lock["items"][0]["clients"] = ["windsurf", "opencode"]  # a hand merge, say
+    lock_path.write_text(json.dumps(lock, indent=2) + "\n")
+    out = cli.ok("update", "-g", "--force", cwd=tmp_path, extra=BIN)
+    assert (_placement_lines(out.stderr), _skills(cli.home)) == (line, tree)
+    assert _owners(cli.home) == {".agents/skills/dx/SKILL.md": ["skill:dx@opencode"]}
+
+
 GEMINI = HEAD + "Common.\n\nGemini only.\n"
 
 

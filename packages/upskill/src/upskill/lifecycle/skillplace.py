@@ -12,9 +12,17 @@ verified with the real clients). This
 module tries each rendering in each shared tree (and none there), moves a
 client whose copy lost to a tree only it reads where that makes it see its
 own, and keeps the placement where the fewest clients miss their rendering,
-then the one whose shared copy serves the most clients. A client that still
-sees another client's rendering, sees it twice or not at all gets one line
-saying so: the run delivers what it can and is never silent.
+then the one whose shared copy serves the most clients, then the fewest copies.
+A client that still sees another client's rendering, sees it twice or not at all
+gets one line saying so: the run delivers what it can and is never silent.
+
+The placement is a function of the selected clients as a set: a selection
+given in another order (flags, a config's `clients:`, a lockfile's recorded
+list) plans the same files. The planner works on the targets and clients in
+registry order (`_canonical`), so where two placements score the same (at user
+level Windsurf and opencode both write `~/.agents/skills`, and each reads a
+copy there), the rendering of the target earliest in the registry keeps the
+shared copy.
 """
 
 from __future__ import annotations
@@ -23,7 +31,7 @@ import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from upskill.clients import CLIENTS, get, render_target
+from upskill.clients import CLIENTS, SELECTABLE_CLIENTS, get, render_target
 from upskill.clients.base import SKILL
 from upskill.render import OutputFile, Rendering
 
@@ -42,6 +50,10 @@ class Write:
 class SkillPlan:
     writes: tuple[Write, ...]
     lines: tuple[str, ...]  # one per client that does not see its own rendering once
+
+
+# Each client's place in the registry: the order ties are broken in.
+_RANK = {c: i for i, c in enumerate(SELECTABLE_CLIENTS)}
 
 
 def own_tree(target: str, home: bool) -> str:
@@ -91,13 +103,17 @@ class _Planner:
 
     def options(self) -> list[list[str | None]]:
         """Per shared tree: one target of each distinct rendering there, the one that
-        serves the most clients first, then none at all."""
+        serves the most clients first (on a tie, the one first in registry order), then
+        none at all."""
         options: list[list[str | None]] = []
         for ts in self.shared.values():
             groups: dict[object, list[str]] = {}
             for t in ts:
                 groups.setdefault(self.shape[t], []).append(t)
-            ranked = sorted(groups.values(), key=lambda g: -sum(len(self.targets[t]) for t in g))
+            ranked = sorted(
+                groups.values(),
+                key=lambda g: (-sum(len(self.targets[t]) for t in g), _RANK[g[0]]),
+            )
             options.append([g[0] for g in ranked] + [None])
         return options
 
@@ -191,6 +207,16 @@ class _Planner:
         return f"{key}: {client} sees the copy in {got[0]}, rendered for {readers} ({why})"
 
 
+def _canonical(targets: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
+    """The targets, and each target's clients, in registry order: every choice below
+    that a tie leaves to iteration order then follows the registry, not the order the
+    clients were given in."""
+    return {
+        t: tuple(sorted(targets[t], key=_RANK.__getitem__))
+        for t in sorted(targets, key=_RANK.__getitem__)
+    }
+
+
 def plan_skill(
     key: str,
     targets: Mapping[str, Sequence[str]],
@@ -202,7 +228,8 @@ def plan_skill(
     """The placement of one skill, or None when every target renders it the same (one
     copy per tree then, as `desired` writes it). `served`: targets that write no copy of
     their own because they read another target's identical one."""
-    present = {t: r for t, r in renderings.items() if r.files}
+    targets = _canonical(targets)
+    present = {t: renderings[t] for t in targets if renderings[t].files}
     planner = _Planner(targets, present, home)
     if len(set(planner.shape.values())) <= 1:
         return None
