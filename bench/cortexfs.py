@@ -22,6 +22,13 @@ ops/s and the medians of mount/direct and mount/floor. Goal (issue 23): mount/fl
 and the floor on another libfuse, with ``PKG_CONFIG_PATH`` naming that libfuse's
 ``fuse3.pc`` for the floor's build; from 3.16 on, the kernel keeps listings.
 
+**A listing after a control write.** Times listings of ``shared/bench`` right after a
+control write (``tool/bench-write.d/policy``, the write untimed) against listings
+alone; the ratio shows whether a control write costs the listing cache anything.
+
+``--skip files`` or ``--skip calls`` leaves a part out; the closing line then gives it
+no verdict.
+
 **Warm MCP calls.** Projects the server into the mount (``ctx mcp project``), grants
 an agent its tool, makes one call to warm it, then times per round, interleaved: the
 projected tool run as a command (``exec`` of ``/ctx/tool/<server>.<tool>``: the object
@@ -210,6 +217,56 @@ def file_ops(storage: Path, root: Path, floor: Path, args: argparse.Namespace) -
     return met
 
 
+def _write(path: str, value: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_TRUNC)
+    try:
+        os.write(fd, value)
+    finally:
+        os.close(fd)
+
+
+def write_then_list(root: Path, args: argparse.Namespace) -> None:
+    """What a control write costs the next listing of a directory: each round times
+    `--files` / 10 listings of `shared/bench` right after a control write (the write
+    itself untimed: it fsyncs, and its noise would swamp a listing) and as many
+    listings alone, alternating which goes first. Reported: the median per-round
+    ratio of the two; 1.0 means the write left that listing's cache alone."""
+    controls = root / "tool" / "bench-write.d"
+    controls.mkdir()
+    policy = str(controls / "policy")
+    values = [f"allow {t}_t tool:bench-write execute\n".encode() for t in ("a", "b")]
+    listed = str(root / "shared" / "bench")
+    count = args.files // 10 or 1
+
+    def after_write() -> float:
+        spent = 0.0
+        for i in range(count):
+            _write(policy, values[i % 2])
+            start = time.perf_counter()
+            os.listdir(listed)
+            spent += time.perf_counter() - start
+        return spent / count
+
+    def alone() -> float:
+        start = time.perf_counter()
+        for _ in range(count):
+            os.listdir(listed)
+        return (time.perf_counter() - start) / count
+
+    after_write(), alone()  # warm
+    seconds: dict[str, list[float]] = {"after a write": [], "alone": []}
+    for turn in range(args.rounds):
+        for name in ["after a write", "alone"][:: 1 if turn % 2 else -1]:
+            seconds[name].append(after_write() if name == "after a write" else alone())
+    ratio = statistics.median(
+        w / a for w, a in zip(seconds["after a write"], seconds["alone"], strict=True)
+    )
+    print(f"\n## A listing of {args.files} entries after a control write, {args.rounds} rounds")
+    for name, values_s in seconds.items():
+        print(f"listing {name:<16}{statistics.median(values_s) * 1e6:>10.1f} us")
+    print(f"after a write / alone = {ratio:.2f}")
+
+
 def _server(args: argparse.Namespace, base: Path) -> tuple[str, list[str], str, dict[str, object]]:
     """(server name, command, remote tool, arguments)."""
     if args.server == "fs":
@@ -305,6 +362,15 @@ def warm_calls(root: Path, base: Path, args: argparse.Namespace) -> bool:
     return ok
 
 
+def goals_line(verdicts: dict[str, bool | None]) -> str:
+    """The closing line: each part's verdict; a part not run (None, `--skip`) gets none."""
+    said = [
+        f"{part} {'skipped (no verdict)' if met is None else 'met' if met else 'NOT met'}"
+        for part, met in verdicts.items()
+    ]
+    return f"goals: {', '.join(said)}"
+
+
 def machine() -> str:
     model = next(
         (line.split(":", 1)[1].strip() for line in subprocess.run(
@@ -335,18 +401,21 @@ def main() -> int:
     base = Path(tempfile.mkdtemp(prefix="cortexfs-bench-"))
     os.chmod(base, 0o755)
     storage, root, proc = _mount(base)
-    floor, floor_proc = _mount_floor(base, args.files, args.size)
+    floor = None
+    verdicts: dict[str, bool | None] = {"file operations": None, "warm calls": None}
     try:
-        files_met = args.skip == "files" or file_ops(storage, root, floor, args)
-        calls_met = args.skip == "calls" or warm_calls(root, base, args)
+        if args.skip != "files":
+            floor = _mount_floor(base, args.files, args.size)
+            verdicts["file operations"] = file_ops(storage, root, floor[0], args)
+            write_then_list(root, args)
+        if args.skip != "calls":
+            verdicts["warm calls"] = warm_calls(root, base, args)
     finally:
-        _unmount(floor, floor_proc)
+        if floor is not None:
+            _unmount(*floor)
         _unmount(root, proc)
         shutil.rmtree(base, ignore_errors=True)
-    print(
-        f"\ngoals: file operations {'met' if files_met else 'NOT met'}, "
-        f"warm calls {'met' if calls_met else 'NOT met'}"
-    )
+    print(f"\n{goals_line(verdicts)}")
     return 0
 
 
