@@ -174,3 +174,33 @@ def test_a_cached_listing_is_no_wider_than_the_directory_mode(
     os.chmod(space, 0o700)
     assert listing_errno(OTHER_UID, space) == errno.EACCES
     assert sorted(os.listdir(space)) == ["secret"]
+
+
+def test_a_new_value_keeps_every_listing(ctx_mount: Mount, unique: str) -> None:
+    """A control's new value, a log append and a chmod (which writes `perm`) change no
+    name, so every cached listing stays. What shows it: an entry put into the storage
+    behind the daemon's back, which nothing detects (design.md), stays unlisted across
+    those writes; a new name (a created control, a created file) drops only its own
+    directory's listing."""
+    space = ctx_mount.root / "shared" / unique
+    os.mkdir(space, 0o755)
+    (space / "a").write_bytes(b"")
+    agent = ctx_mount.root / "agent"
+    os.mkdir(agent / f"{unique}.d")
+    controls = agent / f"{unique}.d"
+    assert listings(space) == (["a"], ["a"])
+    before = listings(controls)
+    (ctx_mount.storage / "shared" / unique / "behind").write_bytes(b"")
+    (controls / "cwd").write_bytes(b"/tmp\n")
+    (controls / "cwd").write_bytes(b"/\n")
+    with open(controls / "log", "ab") as log:
+        log.write(b"appended\n")
+    os.chmod(agent / unique, 0o700)
+    assert listings(space) == (["a"], ["a"])
+    assert listings(controls) == before
+    (controls / "approval").write_bytes(b"ask\n")  # created: a name in controls/ only
+    mine, theirs = listings(controls)
+    assert mine == theirs == sorted([*before[0], "approval"])
+    assert listings(space) == (["a"], ["a"])
+    (space / "b").write_bytes(b"")
+    assert listings(space) == (["a", "b", "behind"], ["a", "b", "behind"])

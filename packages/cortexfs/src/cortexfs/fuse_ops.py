@@ -232,7 +232,7 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
             handle = ControlHandle(node, truncated, self._process() if truncated else None)
             fh = self.table.add(handle)
             if handle.registered:  # listed from now on, before it exists on disk
-                self.listings.changed()
+                self.listings.entries_changed(node.parent)
             return fh
         real = self._real(node)
         open_flags = os.O_RDWR | os.O_NOFOLLOW | (flags & (os.O_TRUNC | os.O_APPEND))
@@ -246,11 +246,14 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
             fd = os.open(real, open_flags)
         return self.table.add(FdHandle(fd, node, writable=True))
 
-    @changes_names
     def create(self, path: str, mode: int, fi: Any) -> int:
+        """One new name, in its own directory: only that listing is dropped."""
         node = self._node(path, changing=True)
-        plan = decide.create(node, self._uid(), self._owner(node))
-        fi.fh = self._open_plan(node, plan, fi.flags | os.O_TRUNC, create_mode=mode)
+        try:
+            plan = decide.create(node, self._uid(), self._owner(node))
+            fi.fh = self._open_plan(node, plan, fi.flags | os.O_TRUNC, create_mode=mode)
+        finally:
+            self.listings.entries_changed(node.parent)
         return 0
 
     def read(self, path: str, size: int, offset: int, fi: Any) -> bytes:
@@ -271,20 +274,28 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
         """A created control stops being listed as pending (it exists now, or never will)."""
         if handle.registered:
             self.table.settle(handle)
-            self.listings.changed()
+            self.listings.entries_changed(handle.node.parent)
 
     def _commit_control(self, node: Node, data: bytes) -> None:
         assert node.control is not None
         self._check_value(node, data)
-        self._replace(self._real(node), data)
+        self._replace(node.path, data)
         self._changed_control(node)
 
-    def _replace(self, real: str, data: bytes) -> None:
-        """Replace a file whole; it may not have existed (a control's first value)."""
+    def _replace(self, path: str, data: bytes) -> None:
+        """Replace the file at `path` whole; it may not have existed (a control's first
+        value). A new value of an existing file changes no name, so every listing stays;
+        a first value adds one, and a write that failed half-way may leave its temp: then
+        only that directory's listing is dropped."""
+        real = self.backing.real(path)
+        named = os.path.lexists(real)
+        replaced = False
         try:
             atomic_write(real, data)
+            replaced = True
         finally:
-            self.listings.changed()
+            if not (named and replaced):
+                self.listings.entries_changed(os.path.dirname(path))
 
     def _check_value(self, node: Node, data: bytes) -> None:
         """The value's shape, then the rules that depend on who writes it and where."""
@@ -313,9 +324,8 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
             self._commit_control(handle.node, data)
             return len(data)
         if isinstance(handle, LogHandle):
-            real = self._real(handle.node)
             old = self.backing.read_bytes(handle.node.path, MAX_CONTROL_BYTES) or b""
-            self._replace(real, appended_log(old, data))
+            self._replace(handle.node.path, appended_log(old, data))
             return len(data)
         if isinstance(handle, FdHandle) and handle.writable:
             temp = handle.node.kind is Kind.CONTROL_TEMP
@@ -453,7 +463,7 @@ class CortexOps(mfusepy.Operations):  # type: ignore[misc]
         plan = decide.chmod(node, self._uid(), self._owner(node), has_perm)
         if plan is Plan.PERM_CONTROL:
             text = perm_from_mode(mode).render() + "\n"
-            self._replace(self.backing.real(f"{node.controls_path()}/perm"), text.encode())
+            self._replace(f"{node.controls_path()}/perm", text.encode())
         else:
             os.chmod(self._real(node), mode & 0o7777)
         return 0

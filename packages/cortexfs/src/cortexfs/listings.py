@@ -4,11 +4,14 @@ A listing costs a `getdents` of the backing directory and one encoded name per e
 repeated listings of an unchanged directory need neither. Every change to the backing
 store goes through the daemon's one request thread (operators edit the storage only
 through the mount or unmounted: docs/cortexfs/design.md, "Kernel caching"), so a
-listing stays right until the daemon itself changes something, and then every listing
-is dropped: a rename can move a directory to another path, so tracking single paths
-would miss it. The generation counts those changes; the kernel's own listing cache is
-kept across an `opendir` only while the generation it was filled at is current
-(`kernel_copy_current`).
+listing stays right until the daemon itself changes a name. A namespace operation
+drops every listing: a rename can move a directory to another path, so tracking single
+paths would miss it. The generation counts those changes; the kernel's own listing
+cache is kept across an `opendir` only while the generation it was filled at is current
+(`kernel_copy_current`). A whole-file replacement (a control's value, a log append)
+changes no name unless the file is new, and then only in its own directory
+(`entries_changed`). A listing holds names only (no attributes, no file types), so a
+new value is never in one.
 
 A listing does not depend on who asks: the kernel checks the directory's mode against
 the caller (`default_permissions`) before it opens the directory, so a cached listing
@@ -47,6 +50,13 @@ class Listings:
     def kernel_copy_current(self, path: str) -> bool:
         """Whether the kernel may keep its cached listing of `path` across this open."""
         return self._served.get(path) == self.generation
+
+    def entries_changed(self, directory: str) -> None:
+        """Entries were added to or removed from `directory` alone, and no directory
+        moved: forget its listing, and have the kernel drop its copy at the next open.
+        Every other listing, and the generation, stay."""
+        self._names.pop(directory, None)
+        self._served.pop(directory, None)
 
     def changed(self) -> None:
         """Something in the backing namespace changed (or may have): forget every listing."""
