@@ -118,7 +118,18 @@ def continue_(clients: Clients, at: Install, endpoint: Endpoint) -> dict[str, An
     return endpoint.first("/chat/completions")
 
 
+def claude(clients: Clients, at: Install, endpoint: Endpoint) -> dict[str, Any]:
+    # Claude Code 2.1.197 takes the Messages API's base URL and key from the environment;
+    # no non-essential traffic (update checks, telemetry) leaves the machine. The turn is
+    # the request carrying the tools: a session may first ask the small model for a title.
+    ask(clients, at, "claude", "-p", "say ok", "--model", "m",
+        ANTHROPIC_BASE_URL=endpoint.url, ANTHROPIC_API_KEY="x",
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1")  # fmt: skip
+    return endpoint.first("/v1/messages?beta=true", having="tools")
+
+
 TURNS: dict[str, Turn] = {
+    "claude": claude,
     "gemini": gemini,
     "opencode": opencode,
     "kilo": kilo,

@@ -65,5 +65,10 @@ CLIENT = Client(
     # The skills in auggie 0.36.0's first request (client_turns.py), one name in several
     # trees: one entry, from `.augment/skills` over `.claude/skills` over `.agents/skills`.
     skill_trees=(".augment/skills/", ".claude/skills/", ".agents/skills/"),
+    # At user level, the same request with one copy in each of `~/.augment/skills`,
+    # `~/.claude/skills`, `~/.agents/skills` and `~/.config/agents/skills` (the copy
+    # shown removed and the turn rerun until none was left): the project order again,
+    # and no `~/.config/agents/skills`.
+    user_skill_trees=(".augment/skills/", ".claude/skills/", ".agents/skills/"),
     reads=("AGENTS.md", "CLAUDE.md", ".agents/skills/", ".claude/skills/"),
 )

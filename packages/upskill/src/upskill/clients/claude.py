@@ -126,6 +126,16 @@ CLIENT = Client(
     registration=Registration(imports_agents_md="CLAUDE.md"),
     instructions=("CLAUDE.md", ".claude/CLAUDE.md"),
     instructions_home=(".claude/CLAUDE.md",),
-    reads=("AGENTS.md",),  # only through CLAUDE.md's `@AGENTS.md`
+    # Claude Code 2.1.197's first model request (client_turns.claude) sends, in a project,
+    # `CLAUDE.md`, `.claude/CLAUDE.md`, `.claude/rules/*.md`, the `.claude/agents` agents
+    # and the `.claude/skills` skills; `AGENTS.md` only through CLAUDE.md's `@AGENTS.md`
+    # and no `.agents/skills`. At user level `~/.claude/CLAUDE.md`, `~/.claude/rules`,
+    # `~/.claude/agents` and, of one skill copied into `~/.claude/skills`,
+    # `~/.agents/skills`, `~/.config/agents/skills` and `~/.config/claude/skills`, the
+    # `~/.claude/skills` copy only, and with it removed none (a `SKILL.md` directory in
+    # the legacy `~/.claude/commands` is listed too; upskill writes none there).
+    reads=("AGENTS.md",),
+    skill_trees=(".claude/skills/",),
+    user_skill_trees=(".claude/skills/",),
     baseline=True,
 )

@@ -1,5 +1,17 @@
 """Cline: conditional rules in `.clinerules/` (`paths:`), skills in `.cline/skills`, and
-MCP servers only in the CLI's user settings file; no documented subagent files."""
+MCP servers only in the CLI's user settings file; no documented subagent files.
+
+Skills, checked with cline 3.0.65 offline (`client_turns.cline`): its first model
+request names the skills without their descriptions ("Available skills: dx."), so the
+local endpoint answers it with a call of its `skills` tool and the next request holds
+the file Cline loaded. With one copy of a name in each candidate tree it lists the name
+once; in a project it loads `.agents/skills` over `.cline/skills` over
+`.clinerules/skills` and reads no `.claude/skills` (its bundle lists `.clinerules`,
+`.cline`, `.agents` under the workspace, then `~/.cline`, `~/.agents`); at user level
+`~/.agents/skills` over `~/.cline/skills`, and no `~/.claude/skills`,
+`~/.config/agents/skills`, `~/.cline/data/skills` or `~/Documents/Cline/Skills`.
+`.clinerules/skills` is left out of `skill_trees`: it sits in Cline's rules tree, and
+upskill writes no skill there."""
 
 from __future__ import annotations
 
@@ -47,5 +59,8 @@ CLIENT = Client(
         user=ConfigFile(".cline/data/settings/cline_mcp_settings.json", Base.HOME),
         env_ref=None,
     ),
-    reads=("AGENTS.md", ".claude/skills/"),
+    dedupes=True,
+    skill_trees=(".agents/skills/", ".cline/skills/"),
+    user_skill_trees=(".agents/skills/", ".cline/skills/"),
+    reads=("AGENTS.md", ".agents/skills/"),
 )

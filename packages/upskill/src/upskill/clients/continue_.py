@@ -33,5 +33,10 @@ CLIENT = Client(
     passthrough=True,
     # client-read-paths-more.md (cn 1.5.47, verified): a name in both trees is listed twice.
     skill_trees=(".continue/skills/", ".claude/skills/"),
+    # At user level (cn 1.5.47's first model request, client_turns.py), one copy in each
+    # of `~/.continue/skills`, `~/.agents/skills`, `~/.claude/skills`,
+    # `~/.config/agents/skills` and `~/.config/continue/skills`: the `~/.continue/skills`
+    # copy only, and with it removed none.
+    user_skill_trees=(".continue/skills/",),
     reads=("AGENTS.md", ".claude/skills/"),
 )

@@ -69,5 +69,10 @@ CLIENT = Client(
     # The skills in droid 0.225.2's first model request (client_turns.py), one name in
     # several trees: one entry, from `.factory/skills` over `.agents/skills`.
     skill_trees=(".factory/skills/", ".agents/skills/"),
+    # At user level, the same request with one copy in each of `~/.factory/skills`,
+    # `~/.agents/skills`, `~/.claude/skills` and `~/.config/agents/skills` (the copy
+    # shown removed and the turn rerun until none was left): `~/.factory/skills` over
+    # `~/.agents/skills`, nothing else.
+    user_skill_trees=(".factory/skills/", ".agents/skills/"),
     reads=("AGENTS.md", ".agents/skills/"),
 )

@@ -67,5 +67,10 @@ CLIENT = Client(
     # The skills in qwen 0.24.4's first model request (tests/support/client_turns.py),
     # one name in both trees: one entry, from `.qwen/skills` over `.agents/skills`.
     skill_trees=(".qwen/skills/", ".agents/skills/"),
+    # At user level, the same request with one copy in each of `~/.qwen/skills`,
+    # `~/.agents/skills`, `~/.claude/skills` and `~/.config/agents/skills` (the copy
+    # shown removed and the turn rerun until none was left): `~/.qwen/skills` over
+    # `~/.agents/skills`, nothing else (its bundle's SKILL_PROVIDER_CONFIG_DIRS).
+    user_skill_trees=(".qwen/skills/", ".agents/skills/"),
     reads=("AGENTS.md", "QWEN.md", ".agents/skills/", ".mcp.json"),
 )
