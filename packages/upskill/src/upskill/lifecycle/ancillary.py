@@ -3,9 +3,11 @@
 Project scope: `CLAUDE.md` (created once with `@AGENTS.md`, only when `AGENTS.md`
 exists), `opencode.json` (`instructions` must include the rule glob) and
 `.vscode/settings.json` (the Copilot instructions folder registered for VS Code,
-only while VS Code is selected and holds a rule there; when it no longer does, the
-team's file is given back byte for byte, or removed when upskill created it:
-`lifecycle.edits`). Global scope:
+only while VS Code is selected and holds a rule there, and Claude's agents tree it
+skips while that hides only copies: `lifecycle.agenttrees`; a member no longer
+needed is taken back, the team's file given back byte for byte, or removed when
+upskill created it: `lifecycle.edits`, which this module's `put_members`,
+`take_members` and `setting_value` serve). Global scope:
 opencode's user config `~/.config/opencode/opencode.json`, one `instructions` entry
 per rule, because opencode matches an absolute instruction's glob in its last path
 component only (`~/.agents/rules/**/RULE.md` finds nothing). Entries follow what the

@@ -346,12 +346,13 @@ def _ancillary(
         if new is not None:
             writes.append(Write(rel, new))
     wanted = dict(registered(now, home=home))
-    on_disk = at.disk(scope.root, (a.path for a in plan.actions if a.op.removes))
+    lines: tuple[str, ...] = ()
     if not home:
+        on_disk = at.disk(scope.root, (a.path for a in plan.actions if a.op.removes))
         for hide in at.to_hide(after.outputs, on_disk):
             wanted[hide.settings] = (*wanted.get(hide.settings, ()), hide.member)
+        lines = at.shown_again(before.edits, wanted, after.outputs, on_disk)
     recorded = {e.path: e for e in before.edits}
-    lines = at.shown_again(before.edits, wanted, after.outputs, on_disk)
     final: dict[str, bytes | None] = {}
     for rel in sorted(set(wanted) | set(recorded)):
         edit = recorded.pop(rel, None)
