@@ -57,13 +57,15 @@ def install_bundle(
     base: Path,
     scope: str,
     ids: Sequence[str],
-    agents_md: str = AGENTS_MD,
+    agents_md: str | None = AGENTS_MD,
     files: Mapping[str, str] | None = None,
 ) -> Install:
     """`upskill add <registry> acme-review --<id>…` into `base`/work or `base`/home, in a
-    repository whose own AGENTS.md is `agents_md`, and holding `files` (path -> text)."""
+    repository whose own AGENTS.md is `agents_md` (None: it has none), and holding
+    `files` (path -> text)."""
     home, work, env = workspace(clients, base)
-    (work / "AGENTS.md").write_text(agents_md)
+    if agents_md is not None:
+        (work / "AGENTS.md").write_text(agents_md)
     for rel, text in (files or {}).items():
         (work / rel).parent.mkdir(parents=True, exist_ok=True)
         (work / rel).write_text(text)

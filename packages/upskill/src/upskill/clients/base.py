@@ -84,6 +84,11 @@ class Placement:
     # because other clients read it too (Copilot CLI reads `GEMINI.md`), so the rules sit
     # where only this client reads them (`lifecycle.compiled`).
     imported_by: str | None = None
+    # Project scope, compiled carrier: a file the client reads *instead of* the compiled
+    # file in the same directory, and no other client reads (Codex's `AGENTS.override.md`).
+    # upskill compiles the client's rules there when it owns the compiled file and another
+    # client reading that file would read a rule twice (`lifecycle.override`).
+    override: str | None = None
 
     def at(self, home: bool) -> Layout:
         return self.user if home and self.user is not None else self.project
@@ -346,6 +351,9 @@ class Client:
     # this or `agent_trees` the count is not known; either way each copy is counted.
     lists_agent_copies: bool = False
     baseline: bool = False  # in the selection when nothing chose or detected clients
+    # Instruction files it reads (of `reads`) whose `@path` import lines it expands in its
+    # model request, so a file it also reads itself reaches it twice (`doctor`).
+    follows_imports: tuple[str, ...] = ()
     # It reads a whitespace-preceded `@word` outside code spans in its instructions files
     # as an import of that file (Gemini CLI's memport), with no escape keeping the text:
     # such words in a rule are reported (`render.imports`).

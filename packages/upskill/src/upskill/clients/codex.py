@@ -3,11 +3,14 @@
 Codex reads instructions from one file, `AGENTS.md` (user: `~/.codex/AGENTS.md`):
 upskill compiles the always-on rules into it (`lifecycle.compiled`). Verified with
 `codex debug prompt-input` (0.171.0): an `AGENTS.override.md` beside it is read
-*instead of* `AGENTS.md`, and a trusted project's `.codex/config.toml`
-`developer_instructions` is sent as well; `.codex/AGENTS.md` in a project is not read.
-Copilot CLI reads `AGENTS.md` but neither of those, so a rule whose text differs for
-Copilot is read twice by Copilot beside Codex (`lifecycle.desired.twice_lines`). Subagents are
-TOML role files whose `developer_instructions` hold the body; any other key of
+*instead of* `AGENTS.md` (in a project and in `~/.codex`), and a trusted project's
+`.codex/config.toml` `developer_instructions` is sent as well; `.codex/AGENTS.md` in a
+project is not read. Copilot CLI reads `AGENTS.md` but neither of those, so where
+upskill owns `AGENTS.md` and a rule whose text differs for Copilot would be read twice,
+Codex's rules go to `AGENTS.override.md` (`lifecycle.override`); beside a team's own
+`AGENTS.md` they cannot, and the install says so (`lifecycle.desired.twice_lines`).
+No other client is known to read `~/.codex`, so user scope keeps `~/.codex/AGENTS.md`.
+Subagents are TOML role files whose `developer_instructions` hold the body; any other key of
 `config.toml` (such as `model`) may appear there too.
 """
 
@@ -38,6 +41,10 @@ CLIENT = Client(
             Layout("AGENTS.md", flat=True),
             Layout(".codex/AGENTS.md", flat=True),
             carrier=Carrier.COMPILED,
+            # Read instead of `AGENTS.md` in its directory (project and `~/.codex`, 0.171.0);
+            # no other pinned client's package names the file, and Copilot CLI 1.0.102
+            # sends none of it (tests/clients/test_codex_override.py).
+            override="AGENTS.override.md",
         ),
         # Codex reads `.agents/skills` and `.codex/skills` (user: `~/.agents/skills`), not
         # `.claude/skills`: the shared tree serves it and every other client reading it.

@@ -138,5 +138,9 @@ CLIENT = Client(
         "AGENTS.md",
         "GEMINI.md",
     ),
+    # A `CLAUDE.md` holding `@AGENTS.md` (1.0.102, a turn against a local model endpoint):
+    # the request carries `<imported_custom_instruction source=".../AGENTS.md">` beside
+    # its own read of `AGENTS.md` (tests/clients/test_codex_override.py).
+    follows_imports=("CLAUDE.md",),
     baseline=True,
 )

@@ -32,7 +32,10 @@ def _cell(client: Client, kind: str, *, home: bool) -> str:
     where = client.kinds[kind]
     if where.carrier is Carrier.COMPILED:
         front = where.front(home)
-        cell += " (compiled: always-on rules" + (f"; `{front}` imports it)" if front else ")")
+        cell += " (compiled: always-on rules" + (f"; `{front}` imports it" if front else "")
+        if where.override and not home:
+            cell += f"; `{where.override}` where another client would read one twice"
+        cell += ")"
     return cell
 
 

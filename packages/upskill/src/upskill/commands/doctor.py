@@ -30,6 +30,8 @@ _TITLES = {
     "mcp_entries": "MCP servers",
     "hidden_agents": "Agents a setting upskill made hides from a client (upskill update "
     "takes the setting back)",
+    "hidden_instructions": "Instructions a client no longer reads, hidden by upskill's "
+    "override (upskill update moves its rules back)",
     "duplicate_reads": "Read twice by one client (informational: remove a copy, or narrow "
     "the clients)",
     "varying_reads": "Copies that differ, one shown, not always the same (informational: keep "
@@ -45,6 +47,7 @@ def run(args: argparse.Namespace, console: Console, world: World) -> int:
     from upskill.lifecycle.duplicates import duplicates, varying
     from upskill.lifecycle.extensions import run_doctor
     from upskill.lifecycle.flow import hook_context
+    from upskill.lifecycle.override import hidden
     from upskill.lifecycle.scope import ScopeKind, resolve_scope
     from upskill.lifecycle.selection import in_use
     from upskill.lifecycle.session import Session
@@ -60,6 +63,7 @@ def run(args: argparse.Namespace, console: Console, world: World) -> int:
         buckets["duplicate_reads"] = duplicates(scope.root, clients)
         buckets["varying_reads"] = varying(scope.root, clients)
         buckets["hidden_agents"] = hidden_team_files(scope.root, lock)
+        buckets["hidden_instructions"] = hidden(scope.root, lock)
     report = Report(buckets)
     if args.json:
         console.json(json.dumps(buckets, indent=2) + "\n")
@@ -94,6 +98,8 @@ def _describe(bucket: str, entry: dict[str, object]) -> str:
         which = "either copy" if len(trees) == 2 else f"any of the {len(trees)} copies"
         where = ", ".join(trees)
         return f"{entry['client']}: {entry['kind']} {entry['name']} in {where} (may show {which})"
+    if bucket == "hidden_instructions":
+        return f"{entry['client']}: {entry['path']} is hidden by {entry['hidden_by']}"
     if bucket == "orphan_entries":
         return f"{entry['kind']} {entry['name']} from {entry['source']}: {entry['reason']}"
     return ", ".join(f"{k}={v}" for k, v in entry.items())

@@ -25,6 +25,7 @@ is not written either, and its rules are reported as not delivered.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -54,10 +55,22 @@ def fronts(home: bool) -> dict[str, str]:
     return out
 
 
+def override_files(home: bool) -> dict[str, tuple[str, str]]:
+    """Client id -> (its compiled file, the file it reads instead when present): the
+    clients whose rules may move out of a file other clients read too (project scope:
+    `Placement.override`, `lifecycle.override`)."""
+    out: dict[str, tuple[str, str]] = {}
+    for client in CLIENTS:
+        where = client.kinds.get(RULE)
+        if where is not None and where.carrier is Carrier.COMPILED and where.override and not home:
+            out[client.id] = (where.project.template, where.override)
+    return out
+
+
 def compiled_paths(home: bool) -> tuple[str, ...]:
-    """Every compiled file any client reads in the scope, and every front, relative to
-    its root."""
-    paths = set(fronts(home))
+    """Every compiled file any client reads in the scope, every front and every
+    override, relative to its root."""
+    paths = set(fronts(home)) | {o for _, o in override_files(home).values()}
     for client in CLIENTS:
         where = client.kinds.get(RULE)
         if where is not None and where.carrier is Carrier.COMPILED and where.serves(home):
@@ -134,7 +147,16 @@ def scan(
 ) -> list[Current]:
     """Every compiled path and front of the scope as it is now (`read`: its bytes)."""
     imports = fronts(home)
-    return [Current.of(p, read(p), records.get(p), imports.get(p)) for p in compiled_paths(home)]
+    found = [Current.of(p, read(p), records.get(p), imports.get(p)) for p in compiled_paths(home)]
+    # An override is upskill's whole or not at all: a team's, managed block or not, hides
+    # the compiled file from its client by the team's choice and is never written.
+    moved_to = {o for _, o in override_files(home).values()}
+    return [
+        dataclasses.replace(c, owned=Owned.TEAM, block=None)
+        if c.path in moved_to and c.owned is Owned.BLOCK
+        else c
+        for c in found
+    ]
 
 
 def writable(current: Iterable[Current]) -> frozenset[str]:
@@ -150,8 +172,51 @@ def writable(current: Iterable[Current]) -> frozenset[str]:
 class Compiled:
     files: dict[str, DesiredFile]
     # Records standing in for the lock's: an intact block counts as upskill's last
-    # write whatever the team changed around it.
+    # write whatever the team changed around it, and a section moved to another file
+    # is no longer the old file's.
     records: dict[str, OutputRecord]
+    # Kept sections whose client's file this run is the team's own: not delivered.
+    dropped: tuple[Owner, ...] = ()
+
+
+@dataclass(frozen=True)
+class _Moved:
+    """Kept sections (of items this run does not render) whose client's compiled file
+    changed since the last run (Codex between `AGENTS.md` and `AGENTS.override.md`)."""
+
+    into: dict[str, list[tuple[Owner, bytes | None]]]  # path -> owners and their sections
+    out_of: dict[str, set[Owner]]
+    dropped: tuple[Owner, ...]
+
+
+def _moved(
+    current: tuple[Current, ...],
+    records: Mapping[str, OutputRecord],
+    stale: frozenset[str],
+    moves: Mapping[str, str],
+) -> _Moved:
+    paths = {c.path for c in current}
+    table = {c: pair for c, pair in override_files(False).items() if pair[1] in paths}
+    ours = {c.path for c in current if c.owned is not Owned.TEAM and c.imports is None}
+    into: dict[str, list[tuple[Owner, bytes | None]]] = {}
+    out_of: dict[str, set[Owner]] = {}
+    dropped: list[Owner] = []
+    for cur in current:
+        record = records.get(cur.path)
+        for o in record.owners if record is not None and cur.imports is None else ():
+            if o.item in stale or o.client not in table or cur.path not in table[o.client]:
+                continue
+            home = moves.get(o.client, table[o.client][0])
+            if cur.path == home:
+                continue
+            out_of.setdefault(cur.path, set()).add(o)
+            old = parse_sections(cur.text) if cur.text else None
+            if home in ours:
+                name = o.item.split(":", 1)[1]
+                into.setdefault(home, []).append((o, old.get(name) if old else None))
+            else:
+                dropped.append(o)
+    return _Moved(into, out_of, tuple(dropped))
 
 
 def assemble(
@@ -161,11 +226,15 @@ def assemble(
     stale: frozenset[str],
     *,
     force: bool,
+    moves: Mapping[str, str] | None = None,
 ) -> Compiled:
     """The desired compiled files and fronts. `stale`: item keys whose old sections must
     not be kept (re-rendered or dropped by this run); every other recorded owner keeps
-    its section, read back from the file."""
+    its section, read back from the file. `moves`: client -> the override its rules go
+    to this run (`lifecycle.override`); a kept section of such a client is read back
+    from the file it was in and placed where the client reads it now."""
     current = tuple(current)
+    moved = _moved(current, records, stale, moves or {})
     fresh: dict[str, dict[str, Section]] = {}
     for s in sections:
         fresh.setdefault(s.path, {})[s.name] = s
@@ -185,7 +254,10 @@ def assemble(
         if cur.owned is Owned.TEAM or cur.imports is not None:
             continue
         record = records.get(cur.path)
-        kept = tuple(o for o in (record.owners if record else ()) if o.item not in stale)
+        gone = moved.out_of.get(cur.path, set())
+        kept = tuple(
+            o for o in (record.owners if record else ()) if o.item not in stale and o not in gone
+        )
         own = parse_sections(cur.text) if cur.text else None
         old = own
         if cur.path in legacy:
@@ -193,6 +265,15 @@ def assemble(
             kept = tuple({*kept, *(o for o in front.owners if o.item not in stale)})
             old = sections_before | (own or {})
         parts = {name: s.data for name, s in fresh.get(cur.path, {}).items()}
+        for owner, data in moved.into.get(cur.path, ()):
+            name = owner.item.split(":", 1)[1]
+            if data is None:
+                raise RenderError(
+                    f"cannot move rule {name!r}'s section to {cur.path}: the file it was "
+                    "in was edited by hand; run `upskill update --force` to compile it anew"
+                )
+            parts.setdefault(name, data)
+            kept = (*kept, owner)
         for name in sorted({o.item.split(":", 1)[1] for o in kept} - set(parts)):
             if old is not None and name in old:
                 parts[name] = old[name]
@@ -214,7 +295,11 @@ def assemble(
         line = import_line(cur.imports) if owners else b""
         intact = cur.block is not None and cur.block.content in (line, import_line(cur.imports))
         _place(cur, line, owners, intact, files, overrides)
-    return Compiled(files, overrides)
+    for path, gone in moved.out_of.items():
+        base = overrides.get(path) or records[path]
+        left = tuple(o for o in base.owners if o not in gone)
+        overrides[path] = dataclasses.replace(base, owners=left)
+    return Compiled(files, overrides, moved.dropped)
 
 
 def _place(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -210,14 +210,100 @@ def read_twice(
     return out
 
 
+def _readers(
+    path: str, targets: Mapping[str, Sequence[str]], compiled: Mapping[str, str]
+) -> set[str]:
+    """The targets, other than those compiling into `path`, with a client that reads
+    `path` itself (Copilot, opencode, … reading `AGENTS.md`; not Claude, which reads it
+    only through an import that upskill adds beside a team's own file alone)."""
+    return {
+        t
+        for t, clients in targets.items()
+        if compiled.get(t) != path
+        and any(path in get(c).reads and not get(c).registration.imports_agents_md for c in clients)
+    }
+
+
+@dataclass(frozen=True)
+class Beside:
+    """A rule's readers when a client's compiled file moves to its override (Codex to
+    `AGENTS.override.md`, `lifecycle.override`)."""
+
+    served: dict[str, str]  # targets served by a compiled file -> that file
+    stays: dict[str, str]  # file left -> the moving target whose text stays there for them
+    justified: bool  # with the mover's text left there, a reader would read the rule twice
+
+
+def beside_moved(
+    item: Item,
+    targets: Mapping[str, Sequence[str]],
+    compiled: Mapping[str, str],
+    moving: Iterable[str],
+    imported: frozenset[str] = frozenset(),
+    configured: Mapping[str, frozenset[str]] | None = None,
+) -> Beside:
+    """The file a moving client leaves still serves the readers with the same text:
+    through another client compiling there (Amp, Junie, Zed, Droid), or through the
+    mover's own text kept there for them, but only when every reader of the file is
+    served by it, so that none reads the rule twice. Otherwise the readers keep their
+    own copies and the file does not hold the rule (`justified`: that is what moving
+    the client's rules to its override is for)."""
+    moving = tuple(m for m in moving if m in compiled)
+    kept = {t: p for t, p in compiled.items() if t not in moving}
+    served = served_by_compiled(item, targets, kept, imported)
+    served.update(served_by_reads(item, targets, kept, configured or {}))
+    stays: dict[str, str] = {}
+    justified = False
+    for mover in moving:
+        left = compiled[mover]
+        if left in kept.values():  # another client compiles the rule there anyway
+            continue
+        readers = _readers(left, targets, compiled) - {mover} - set(served)
+        via = served_by_compiled(item, targets, {mover: left}, imported)
+        if readers and readers <= set(via):
+            served.update({t: via[t] for t in readers})
+            stays[left] = mover
+        elif readers:
+            justified = True
+    return Beside(served, stays, justified)
+
+
+def targets_of(clients: Sequence[str]) -> dict[str, list[str]]:
+    """Render target -> the clients it renders for (VS Code renders as Copilot)."""
+    targets: dict[str, list[str]] = {}
+    for client in clients:
+        targets.setdefault(render_target(client), []).append(client)
+    return targets
+
+
+def justifies(
+    item: Item,
+    admitted: tuple[str, ...],
+    movers: Mapping[str, str],
+    compiled_ok: frozenset[str],
+    configured: Mapping[str, frozenset[str]],
+    imported: frozenset[str] = frozenset(),
+) -> bool:
+    """Whether a rule installed for `admitted` (project scope) would be read twice by a
+    client because of a mover's text in the compiled file it would otherwise write
+    (`movers`: target -> its override; `beside_moved`). Rendering is not needed: the
+    rule's text per client decides."""
+    if not isinstance(item, Rule) or not any(render_target(c) in movers for c in admitted):
+        return False
+    clients = _deliverable(item, admitted, {}, False, compiled_ok, configured)
+    targets = targets_of(clients)
+    compiled = {t: p for t in targets if (p := compiled_target(item, t, False)) is not None}
+    return beside_moved(item, targets, compiled, movers, imported, configured).justified
+
+
 Twice = dict[tuple[str, str, str], list[str]]  # (client, compiled file, its target) -> rules
 
 
 def twice_lines(twice: Twice) -> list[str]:
     """One line per client and compiled file: the rules it reads in its own tree and, in
-    another client's text, in that file. No placement avoids it: the other client reads
-    rules only from that file (Codex: `AGENTS.md`, or an `AGENTS.override.md` it reads
-    instead, hiding the team's `AGENTS.md`), which this client reads too."""
+    another client's text, in that file, where no override removes it
+    (`lifecycle.override`: beside a team's own `AGENTS.md`, which Codex's
+    `AGENTS.override.md` would hide, or beside Amp compiling the same text there)."""
     lines = []
     for (client, path, source), rules in sorted(twice.items()):
         spec, other = get(client), get(source)
@@ -323,6 +409,7 @@ def render_desired(
     imported: frozenset[str] = frozenset(),
     configured: Mapping[str, frozenset[str]] | None = None,
     hidden: Hidden = NONE,
+    moves: Mapping[str, str] | None = None,
 ) -> Desired:
     """`selection_for(item)` empty means every client. Items in `reused` (by key) are not
     rendered: their recorded files stand in for the rendering. `home`: the global scope.
@@ -333,7 +420,8 @@ def render_desired(
     `configured`: the instruction files the project's settings make a client read
     (`served_by_reads`). `hidden`: the agent trees each client is expected not to read
     after the run (`agentplace.plan_agent`); the engine sets the trees hidden in the end
-    (`Desired.hidden`)."""
+    (`Desired.hidden`). `moves`: targets whose compiled rules go to their override
+    instead (Codex to `AGENTS.override.md`: `lifecycle.override`, `beside_moved`)."""
     from upskill.render import Site, render_item
 
     files: dict[str, DesiredFile] = {}
@@ -367,9 +455,7 @@ def render_desired(
         if not clients:
             continue
         item_clients[resolved.key] = clients
-        targets: dict[str, list[str]] = {}
-        for client in clients:
-            targets.setdefault(render_target(client), []).append(client)
+        targets = targets_of(clients)
         site = Site(home, frozenset(targets))
         renderings = {
             target: render_item(resolved.item, target, alias=resolved.alias, site=site)
@@ -379,10 +465,15 @@ def render_desired(
             t: p for t in targets if (p := compiled_target(resolved.item, t, home)) is not None
         }
         served: dict[str, str] = {}
+        stays: dict[str, str] = {}  # a file left by a mover -> the mover whose text stays
         left_out: dict[str, str] = {}  # agent copies a client would list twice
         if not home:
-            served = served_by_compiled(resolved.item, targets, compiled, imported)
-            served.update(served_by_reads(resolved.item, targets, compiled, configured or {}))
+            moving = {t: p for t, p in (moves or {}).items() if t in compiled}
+            beside = beside_moved(
+                resolved.item, targets, compiled, moving, imported, configured or {}
+            )
+            served, stays = beside.served, beside.stays
+            compiled = {**compiled, **moving}
             for client, (path, source) in read_twice(
                 resolved.item, targets, compiled, served, imported
             ).items():
@@ -419,7 +510,11 @@ def render_desired(
             for out in rendering.files:
                 if target in compiled and isinstance(out.data, bytes):
                     _checked(out, owners)
-                    sections.append(Section(out.path, resolved.name, out.data, owners))
+                    sections.append(Section(compiled[target], resolved.name, out.data, owners))
+                    for left in (p for p, mover in stays.items() if mover == target):
+                        users = [c for t, via in served.items() if via == left for c in targets[t]]
+                        stay = tuple(Owner(resolved.key, c) for c in users)
+                        sections.append(Section(left, resolved.name, out.data, stay))
                 else:
                     _merge(files, _checked(out, owners))
     return Desired(

@@ -31,6 +31,7 @@ DRIFT_BUCKETS = (
     "orphan_entries",
     "missing_plugins",
     "hidden_agents",
+    "hidden_instructions",
 )
 
 

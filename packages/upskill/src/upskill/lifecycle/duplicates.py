@@ -123,7 +123,7 @@ def duplicates(root: Path, clients: tuple[str, ...]) -> list[dict[str, Any]]:
         {"client": client, "kind": kind, "name": name, "trees": paths}
         for client, kind, name, paths in _found(root, clients, Shows.EVERY)
     ]
-    return out + _rules(root, clients)
+    return out + _rules(root, clients) + _imports(root, clients)
 
 
 def varying(root: Path, clients: tuple[str, ...]) -> list[dict[str, Any]]:
@@ -176,7 +176,10 @@ def _rules(root: Path, clients: tuple[str, ...]) -> list[dict[str, Any]]:
             continue
         seen: dict[str, list[str]] = {}
         if where.carrier is Carrier.COMPILED:
-            files = [where.project.template, *sorted(configured.get(client_id, ()))]
+            own = where.project.template
+            if where.override and _read(root, where.override) is not None:
+                own = where.override  # read instead of the compiled file (Codex)
+            files = [own, *sorted(configured.get(client_id, ()))]
         else:
             tree = where.project.tree
             suffix = where.project.template.split("{n}", 1)[1]
@@ -188,4 +191,21 @@ def _rules(root: Path, clients: tuple[str, ...]) -> list[dict[str, Any]]:
         for name, paths in sorted(seen.items()):
             if len(paths) > 1:
                 out.append({"client": client_id, "kind": RULE, "name": name, "trees": paths})
+    return out
+
+
+def _imports(root: Path, clients: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Per client that expands the imports of a file it reads (`follows_imports`: Copilot
+    CLI and a team `CLAUDE.md` holding `@AGENTS.md`): each file it reads itself and again
+    through such an import, whole. upskill never rewrites the team's import file."""
+    out: list[dict[str, Any]] = []
+    for client_id in clients:
+        client = get(client_id)
+        for importer in client.follows_imports:
+            words = (_read(root, importer) or b"").split()
+            names = {w[1:].decode("utf-8", "replace") for w in words if w[:1] == b"@"}
+            for name in sorted(n for n in names if n in client.reads):
+                if _read(root, name) is not None:
+                    trees = [name, importer]
+                    out.append({"client": client_id, "kind": "file", "name": name, "trees": trees})
     return out

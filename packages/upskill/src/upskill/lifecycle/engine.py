@@ -11,11 +11,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from upskill.clients import SELECTABLE_CLIENTS
+from upskill.clients import SELECTABLE_CLIENTS, render_target
+from upskill.clients.base import RULE
 from upskill.lifecycle import agenttrees as at
 from upskill.lifecycle import catalog as cat
 from upskill.lifecycle import compiled as comp
 from upskill.lifecycle import edits as ed
+from upskill.lifecycle import override as ov
 from upskill.lifecycle.adopt import foreign_diffs
 from upskill.lifecycle.ancillary import (
     AGENTS_MD,
@@ -30,7 +32,14 @@ from upskill.lifecycle.ancillary import (
     take_members,
 )
 from upskill.lifecycle.contextfiles import configured_reads
-from upskill.lifecycle.desired import Desired, clients_for, render_desired
+from upskill.lifecycle.desired import (
+    TEAM_FILE,
+    Desired,
+    clients_for,
+    justifies,
+    render_desired,
+    undelivered_lines,
+)
 from upskill.lifecycle.hashing import FileState, tree_hash
 from upskill.lifecycle.journal import Remove, Stat, Transaction, Write, apply_transaction
 from upskill.lifecycle.observe import Observer
@@ -46,6 +55,7 @@ from upskill.state.lockfile import (
     ItemRecord,
     Lockfile,
     OutputRecord,
+    Owner,
     serialise_lockfile,
 )
 
@@ -155,8 +165,21 @@ def plan_install(
     observer = Observer(scope.root)
     observed = observer.observe(owned_by_managed)
     hashes = {r.key: tree_hash(r.item.directory) for r in resolution.items}
+    home = scope.kind is ScopeKind.GLOBAL
+    current = _compiled_now(scope, records)
+    compiled_ok = comp.writable(current)
+    imported = _imported(scope, current)
+    configured = _configured(scope)
+
+    def twice(r: Resolved, movers: Mapping[str, str]) -> bool:
+        admitted = clients_for(cat.audience(r.item), selection_for(r))
+        return justifies(r.item, admitted, movers, compiled_ok, configured, imported)
+
+    movers = ov.allowed(current, home, configured)
+    moves = _moves(movers, records, managed, resolution.items, twice)
     reused = {}
-    if not force:
+    # Codex's rules change files: every item is rendered again, its readers' copies too.
+    if not force and moves == ov.recorded(records):
         reused = reusable_outputs(
             resolution.items,
             lock,
@@ -164,8 +187,6 @@ def plan_install(
             clients_of=lambda r: clients_for(cat.audience(r.item), selection_for(r)),
             observed=observed,
         )
-    home = scope.kind is ScopeKind.GLOBAL
-    current = _compiled_now(scope, records)
     read = _reader(scope)
     desired = render_desired(
         resolution.items,
@@ -173,18 +194,20 @@ def plan_install(
         reused,
         home=home,
         on_item=on_item,
-        compiled_ok=comp.writable(current),
-        imported=_imported(scope, current),
-        configured=_configured(scope),
+        compiled_ok=compiled_ok,
+        imported=imported,
+        configured=configured,
         hidden={} if home else at.expected(scope.root, lock, read),
+        moves={render_target(c): p for c, p in moves.items()},
     )
     stale = frozenset(desired.rendered | (managed - set(reused)))
-    desired, records = _with_compiled(desired, current, records, stale, force)
+    desired, records = _with_compiled(desired, current, records, stale, force, moves)
     # A lockfile with items but no output records was written by upstream upskill (or
     # rewritten by it): files at the paths its items render to are treated as ours.
     in_lock = {i.key for i in lock.items}
     legacy = frozenset(managed & in_lock) if not lock.outputs else frozenset()
-    observed.update(observer.observe(p for p in desired.files if p not in observed))
+    looked = {*desired.files, *_ownerless(records)}
+    observed.update(observer.observe(p for p in looked if p not in observed))
     plan = plan_outputs(desired.files, managed, records, observed, legacy=legacy, force=force)
     new_items = _item_records(resolution, desired, lock, hashes)
     installed_keys = {i.key for i in new_items}
@@ -299,19 +322,55 @@ def _configured(scope: Scope) -> dict[str, frozenset[str]]:
     return configured_reads(lambda p: read_optional(scope.root / p, scope.root))
 
 
+def _moves(
+    movers: Mapping[str, str],
+    records: Mapping[str, OutputRecord],
+    managed: frozenset[str],
+    items: Sequence[Resolved],
+    twice: Callable[[Resolved, Mapping[str, str]], bool],
+) -> dict[str, str]:
+    """Client -> the override its compiled rules go to this run (`lifecycle.override`):
+    of the `movers` allowed, all when some rule is read twice because of a mover's text,
+    judged from the text for this run's items (`twice`, given render target -> override)
+    and from the lockfile for the others."""
+    if not movers:
+        return {}
+    targets = {render_target(c): p for c, p in movers.items()}
+    if any(twice(r, targets) for r in items) or ov.justified_by_records(records, movers, managed):
+        return dict(movers)
+    return {}
+
+
 def _with_compiled(
     desired: Desired,
     current: list[comp.Current],
     records: dict[str, OutputRecord],
     stale: frozenset[str],
     force: bool,
+    moves: Mapping[str, str],
 ) -> tuple[Desired, dict[str, OutputRecord]]:
     """Desired files with the compiled instructions files assembled (`lifecycle.compiled`),
     and the output records the planner compares them with."""
-    built = comp.assemble(current, desired.sections, records, stale, force=force)
+    built = comp.assemble(current, desired.sections, records, stale, force=force, moves=moves)
     paths = {c.path for c in current}
     files = {p: f for p, f in desired.files.items() if p not in paths} | built.files
-    return dataclasses.replace(desired, files=files), records | built.records
+    later = desired.later + tuple(_dropped_lines(built.dropped))
+    desired = dataclasses.replace(desired, files=files, later=later)
+    return desired, records | built.records
+
+
+def _ownerless(records: Mapping[str, OutputRecord]) -> set[str]:
+    """Recorded files whose every section moved to another file: the plan removes them."""
+    return {p for p, r in records.items() if not r.owners}
+
+
+def _dropped_lines(dropped: Iterable[Owner]) -> list[str]:
+    """Kept rules whose client's file is now the team's own: said, as for any rule."""
+    missed: dict[tuple[str, str, str], int] = {}
+    for owner in dropped:
+        key = (owner.client, RULE, TEAM_FILE)
+        missed[key] = missed.get(key, 0) + 1
+    return undelivered_lines(missed)
 
 
 @dataclass(frozen=True)
@@ -413,9 +472,13 @@ def plan_remove(scope: Scope, lock: Lockfile, keys: Iterable[str]) -> Outcome:
     owned = {p for p, o in records.items() if any(w.item in managed for w in o.owners)}
     observer = Observer(scope.root)
     current = _compiled_now(scope, records)
-    built = comp.assemble(current, (), records, managed, force=False)
+    home = scope.kind is ScopeKind.GLOBAL
+    configured = _configured(scope)
+    movers = ov.allowed(current, home, configured)
+    moves = movers if movers and ov.justified_by_records(records, movers, managed) else {}
+    built = comp.assemble(current, (), records, managed, force=False, moves=moves)
     records |= built.records
-    observed = observer.observe(owned | set(built.files))
+    observed = observer.observe(owned | set(built.files) | _ownerless(records))
     plan = plan_outputs(built.files, managed, records, observed)
     items = []
     for item in lock.items:

@@ -14,6 +14,7 @@ from upskill.lifecycle.engine import Outcome, commit_outcome
 from upskill.lifecycle.extensions import run_install, run_remove
 from upskill.lifecycle.hashing import FileState, probe
 from upskill.lifecycle.journal import Transaction, apply_transaction
+from upskill.lifecycle.override import unwatched
 from upskill.lifecycle.resolve import Resolution
 from upskill.lifecycle.scope import Scope, ScopeKind
 from upskill.lifecycle.session import Session
@@ -86,9 +87,10 @@ def save_state(
     labels = {i.source for i in lock.items} | {b.source for b in lock.bundles}
     path = state_path(session)
     outputs = _pristine_stats(session, lock, known or {})
-    if not labels <= set(session.fingerprints) or outputs is None:
+    if not labels <= set(session.fingerprints) or outputs is None or unwatched(lock):
         # This run did not see every source, or kept local edits or foreign files that a
-        # later update must report again: the fast path may not vouch for this state.
+        # later update must report again, or a file may appear that the next run must
+        # see: the fast path may not vouch for this state.
         path.unlink(missing_ok=True)
         return
     lock_bytes = read_optional(session.scope.lockfile, session.scope.root) or b""

@@ -76,8 +76,12 @@ def plan_outputs(
     `legacy`: managed item keys installed without output records (upstream lockfiles):
     their files are treated as upskill's own."""
     actions: list[Action] = []
+    # A record left with no owner (its sections moved to another compiled file) is planned
+    # like one this run manages: removed when nothing wants it.
     outputs: dict[str, OutputRecord] = {
-        p: r for p, r in records.items() if not any(o.item in managed for o in r.owners)
+        p: r
+        for p, r in records.items()
+        if r.owners and not any(o.item in managed for o in r.owners)
     }
     for path in sorted(set(desired) | {p for p in records if p not in outputs}):
         want = desired.get(path)

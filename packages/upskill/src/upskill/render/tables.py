@@ -52,7 +52,8 @@ def output_trees() -> tuple[str, ...]:
     the compiled instructions files (`AGENTS.md`), which are a tree of one file, and
     the skill trees a client reads alone (`lifecycle/skillplace.py` writes a client's
     own rendering there when the shared copy holds another's), and the files importing
-    a compiled file (`GEMINI.md`: `Placement.imported_by`)."""
+    a compiled file (`GEMINI.md`: `Placement.imported_by`), and the files a client reads
+    instead of its compiled file (`AGENTS.override.md`: `Placement.override`)."""
     trees = {
         layout.tree
         for client in CLIENTS
@@ -61,6 +62,7 @@ def output_trees() -> tuple[str, ...]:
         if layout is not None
     }
     fronts = {w.imported_by for c in CLIENTS for w in c.kinds.values() if w.imported_by}
+    fronts |= {w.override for c in CLIENTS for w in c.kinds.values() if w.override}
     return tuple(sorted(trees | fronts | {t for client in CLIENTS for t in client.skill_trees}))
 
 
