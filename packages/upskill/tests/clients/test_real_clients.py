@@ -93,8 +93,12 @@ def test_copilot_instructions(clients: Clients, installed: Install) -> None:
             env=installed.env,
         ).stdout
     )
-    twice = {d["name"] for d in doctor.get("duplicate_reads", ()) if d["client"] == "copilot"}
+    dups = [d for d in doctor.get("duplicate_reads", ()) if d["client"] == "copilot"]
+    twice = {d["name"] for d in dups if d["kind"] == "rule"}
     assert set(labels) & in_block == twice
+    # CLAUDE.md's `@AGENTS.md`, which Copilot expands: the whole file twice (project).
+    files = [d["name"] for d in dups if d["kind"] == "file"]
+    assert files == (["AGENTS.md"] if installed.scope == "project" else [])
     repository = sorted(s["sourcePath"] for s in sources if s["type"] == "model")
     # AGENTS.md is the repository's own (with upskill's block); CLAUDE.md (project scope
     # only) holds `@AGENTS.md`; GEMINI.md holds Gemini's `@.gemini/upskill.md`, which

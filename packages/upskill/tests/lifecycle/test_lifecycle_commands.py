@@ -135,6 +135,7 @@ def test_doctor_buckets(cli, h, project, registry):
         "duplicate_reads": [],
         "varying_reads": [],
         "hidden_agents": [],
+        "hidden_instructions": [],
     }
     (project / ".claude/rules/commits.md").unlink()
     h.write_item(registry, "rule", "style", "Changed.\n")
