@@ -6,12 +6,14 @@ import errno
 import json
 import os
 import shutil
+import signal
 import socket
 import stat
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -337,6 +339,8 @@ def test_an_agent_that_hangs_up_is_econnreset(tmp_path: Path) -> None:
     def hang_up() -> None:
         for _ in range(2):
             conn, _ = server.accept()
+            conn.recv(4096)  # the client's ping: a live agent answers it
+            conn.sendall(b'{"type": "pong"}\n')
             conn.recv(4096)
             conn.close()
 
@@ -372,6 +376,90 @@ def test_an_agent_that_does_not_accept_is_etimedout(tmp_path: Path) -> None:
         for conn in queued:
             conn.close()
         server.close()
+
+
+class _Hung(BaseException):
+    """Raised by the alarm: what the code under test would otherwise wait on forever."""
+
+
+def _within(seconds: float, action: Callable[[], object]) -> float:
+    """Run `action`, failing the test if it takes `seconds`; how long it took."""
+
+    def alarm(_signum: int, _frame: object) -> None:
+        raise _Hung(f"still waiting after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    start = time.monotonic()
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        action()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    return time.monotonic() - start
+
+
+def test_a_listener_nobody_accepts_on_fails_within_the_timeout(tmp_path: Path) -> None:
+    """connect() succeeds while the backlog has room, so a supervisor whose accept
+    thread died looked like an agent that takes its time: `send` waited forever."""
+    from cortexfs.agent_runtime.client import open_agent
+    from cortexfs.errors import TimedOut
+
+    path = str(tmp_path / "deaf.sock")
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(path)
+    server.listen(8)  # room in the backlog, and nothing accepts
+
+    def connect() -> None:
+        with pytest.raises(TimedOut) as late:
+            open_agent(path, timeout=0.3)
+        assert str(late.value) == (
+            f"{path}: the agent did not accept within 0.3 s (its supervisor, pid "
+            f"{os.getpid()}, is running but does not serve its socket)"
+        )
+        assert late.value.exit_code == 69
+
+    try:
+        assert _within(5, connect) < 2
+    finally:
+        server.close()
+
+
+def test_a_socket_whose_supervisor_is_gone_fails_at_once(tmp_path: Path) -> None:
+    """A listener can outlive the supervisor that made it (a forked child holds it):
+    SO_PEERCRED names the supervisor, and a gone one is said at once."""
+    from cortexfs.agent_runtime.client import request, stream
+    from cortexfs.errors import Unavailable
+
+    path = str(tmp_path / "orphan.sock")
+    hold_read, hold_write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - child: listens, leaves the listener to a child, exits
+        try:
+            server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            server.bind(path)
+            server.listen(8)
+            if os.fork() == 0:
+                os.close(hold_write)
+                os.read(hold_read, 1)  # holds the listener until the test closes the pipe
+        finally:
+            os._exit(0)
+    os.close(hold_read)
+    os.waitpid(pid, 0)
+    expected = f"{path}: agent is not running (its supervisor, pid {pid}, is gone)"
+    try:
+        send = {"op": "send", "id": "t1", "input": "hi"}
+        for call in (lambda: request(path, {"op": "status"}), lambda: list(stream(path, send))):
+
+            def refused(call: Callable[[], object] = call) -> None:
+                with pytest.raises(Unavailable) as gone:
+                    call()
+                assert str(gone.value) == expected
+                assert gone.value.exit_code == 69
+
+            assert _within(5, refused) < 1
+    finally:
+        os.close(hold_write)
 
 
 def test_deep_json_frames_and_replies_are_refused_not_recursed() -> None:

@@ -160,3 +160,46 @@ def test_a_failed_start_leaves_nothing_running(world, make_agent) -> None:
     assert not (run / f"{agent.name}.sock").exists()
     assert not (run / f"{agent.name}.run").exists()
     assert not Path(f"/sys/fs/cgroup/memory/cortexfs/agent.{agent.name}").exists()
+
+
+def _soft_nofile(pid: int) -> str:
+    (line,) = [x for x in Path(f"/proc/{pid}/limits").read_text().splitlines()
+               if x.startswith("Max open files")]  # fmt: skip
+    return line.split()[3]
+
+
+def _lowest_free_fd(pid: int) -> int:
+    used = {int(fd) for fd in os.listdir(f"/proc/{pid}/fd")}
+    return min(set(range(len(used) + 1)) - used)
+
+
+def test_a_supervisor_out_of_descriptors_serves_its_socket_again(world, make_agent) -> None:
+    """accept() failing with EMFILE ended the supervisor's accept thread: the agent kept
+    running, and every later `ctx agent` command waited on its socket for good. Now the
+    supervisor retries, and serves the client that was queued once descriptors are back."""
+    agent = make_agent()
+    agent.start("/bin/sh")
+    supervisor = agent.status()["pid"]
+    log = Path(f"/run/cortexfs/agent/{agent.name}.log")
+    soft = _soft_nofile(supervisor)
+    # Any new descriptor of the supervisor's is past its limit now: accept() is EMFILE.
+    subprocess.run(
+        ["prlimit", f"--pid={supervisor}", f"--nofile={_lowest_free_fd(supervisor)}:"], check=True
+    )
+    waiting = subprocess.Popen(
+        [world.runtime.ctx, "agent", "status", "--json", agent.name],
+        env=world.env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 10
+        while "accept failed (Too many open files); retrying" not in log.read_text():
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.05)
+    finally:
+        subprocess.run(["prlimit", f"--pid={supervisor}", f"--nofile={soft}:"], check=True)
+    out, err = waiting.communicate(timeout=30)
+    assert waiting.returncode == 0, err
+    assert json.loads(out)["state"] == "running"
+    events = agent.events("echo served\n")  # a turn, on a new connection
+    assert events[-1]["status"] == "ok", events
+    assert "".join(e["text"] for e in events if e["type"] == "delta") == "served\n"

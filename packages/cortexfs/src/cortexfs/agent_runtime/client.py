@@ -7,8 +7,9 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from cortexfs.agent_runtime import procs
 from cortexfs.errors import ConnectionLost, CtxError, Denied, Failed, TimedOut, Unavailable
-from cortexfs.jsonl_socket import Conn, FrameError, connect
+from cortexfs.jsonl_socket import Conn, FrameError, connect, peer_of
 
 _ERRORS: dict[str, type[CtxError]] = {"EACCES": Denied, "ENOENT": Failed}
 
@@ -26,17 +27,53 @@ CONNECT_TIMEOUT = 5.0
 
 
 def open_agent(path: str, timeout: float = CONNECT_TIMEOUT) -> Conn:
-    """Connect, waiting up to `timeout` while the agent's backlog is full (a Unix socket
-    answers EAGAIN at once then): listening but not accepting is a stuck agent."""
+    """A connection a live supervisor serves. connect() to a Unix socket succeeds while
+    the listener's backlog has room, whether or not anything accepts, so the agent must
+    also answer a `ping` within `timeout`. A full backlog answers EAGAIN at once: retried
+    until `timeout`. Listening but not accepting is a stuck agent."""
     deadline = time.monotonic() + timeout
     while True:
         try:
-            return _connect(path, timeout)
+            conn = _connect(path, timeout)
+            break
         except (BlockingIOError, TimeoutError) as exc:
             if time.monotonic() >= deadline:
                 message = f"{path}: the agent did not accept within {timeout:g} s"
                 raise TimedOut(message) from exc
             time.sleep(0.05)
+    try:
+        _answers(conn, path, timeout)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _answers(conn: Conn, path: str, timeout: float) -> None:
+    """The supervisor that listens (SO_PEERCRED names it) is alive and answers a ping.
+    Its pid is 0 when it is in a pid namespace this process cannot see."""
+    pid = peer_of(conn.sock).pid
+    gone = f"{path}: agent is not running (its supervisor, pid {pid}, is gone)"
+    if pid > 0 and not procs.alive(pid):
+        raise Unavailable(gone)
+    conn.sock.settimeout(timeout)
+    try:
+        reply = conn.recv() if conn.send({"op": "ping"}) else None
+    except TimeoutError:
+        if pid > 0 and not procs.alive(pid):
+            raise Unavailable(gone) from None
+        raise TimedOut(
+            f"{path}: the agent did not accept within {timeout:g} s (its supervisor, pid "
+            f"{pid}, is running but does not serve its socket)"
+        ) from None
+    except OSError:
+        reply = None
+    except FrameError as exc:
+        raise Failed(f"{path}: {exc.message}") from exc
+    conn.sock.settimeout(None)
+    if reply is None:
+        raise ConnectionLost(f"{path}: the agent closed the connection")
+    _check(reply)
 
 
 def _connect(path: str, timeout: float) -> Conn:

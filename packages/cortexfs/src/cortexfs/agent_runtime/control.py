@@ -16,7 +16,10 @@ Unknown fields are ignored; an unknown op is EINVAL; a frame over 1 MiB is EMSGS
 
 from __future__ import annotations
 
+import errno
 import os
+import socket
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -26,6 +29,13 @@ from cortexfs.jsonl_socket import Conn, FrameError, error_frame, peer_of
 from cortexfs.names import name_problem
 
 SCOPES = ("private", "shared", "temp")
+# accept() failures that say nothing about the listener: the process is out of
+# descriptors or memory for now, or a queued client gave up. The next accept can work.
+TRANSIENT_ACCEPT = frozenset(
+    {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM, errno.ECONNABORTED,
+     errno.EINTR, errno.EPROTO}
+)  # fmt: skip
+RETRY_ACCEPT = 0.1  # seconds between tries while accept() fails for one of those
 
 
 class Requests:
@@ -128,3 +138,40 @@ def serve(conn: Conn, requests: Requests) -> None:
         pass
     finally:
         conn.close()
+
+
+def accept_loop(
+    listener: socket.socket, requests: Requests, stopping: threading.Event,
+    log: Callable[[str], None],
+) -> None:  # fmt: skip
+    """Serve each connection in a thread of its own until `stopping` is set.
+
+    A transient failure (TRANSIENT_ACCEPT, or no thread to serve with) is logged once per
+    spell and retried: the queued client is served when descriptors come back. Any other
+    failure is raised; the supervisor then stops, since a listener nobody accepts on
+    would leave every client waiting on it."""
+    failing = False
+    while not stopping.is_set():
+        try:
+            sock, _ = listener.accept()
+        except OSError as exc:
+            if stopping.is_set():
+                return  # the supervisor closed the listener
+            if exc.errno not in TRANSIENT_ACCEPT:
+                raise
+            if not failing:
+                log(f"agent socket: accept failed ({os.strerror(exc.errno or 0)}); retrying")
+            failing = True
+            stopping.wait(RETRY_ACCEPT)
+            continue
+        thread = threading.Thread(target=serve, args=(Conn(sock), requests), daemon=True)
+        try:
+            thread.start()
+        except RuntimeError as exc:  # can't start new thread: like EMFILE, for now
+            sock.close()
+            if not failing:
+                log(f"agent socket: cannot serve a connection ({exc}); retrying")
+            failing = True
+            stopping.wait(RETRY_ACCEPT)
+            continue
+        failing = False

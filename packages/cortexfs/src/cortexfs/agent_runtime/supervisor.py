@@ -27,7 +27,7 @@ from cortexfs.broker.run import child_env, credentials
 from cortexfs.broker.server import Broker, BrokerAgent
 from cortexfs.broker.warm_host import WarmHost
 from cortexfs.errors import BadInput, Internal
-from cortexfs.jsonl_socket import Conn, Peer, listen
+from cortexfs.jsonl_socket import Peer, listen
 from cortexfs.launch import cgroups
 from cortexfs.launch.chain import Launch
 from cortexfs.launch.identity import Operator
@@ -181,14 +181,13 @@ class Supervisor:
             self._status,
             self.stopping.set,
         )  # fmt: skip
-        while not self.stopping.is_set():
-            try:
-                sock, _ = self._listener.accept()
-            except OSError:
-                return
-            thread = threading.Thread(target=control.serve, args=(Conn(sock), requests))
-            thread.daemon = True
-            thread.start()
+        try:
+            control.accept_loop(self._listener, requests, self.stopping, log)
+        finally:
+            if not self.stopping.is_set():
+                # Nobody would accept on the listener: a client would wait forever.
+                log("agent socket: accepting failed for good; stopping the agent")
+                self.stopping.set()
 
     def _get_or_start(self, turn: Turn) -> Turn:
         with self.lock:
