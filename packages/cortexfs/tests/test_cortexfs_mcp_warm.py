@@ -296,3 +296,36 @@ def test_waiting_for_a_busy_server_counts_against_the_timeout(warm, parse_events
     hang.communicate(timeout=20)
     after = warm.call("pid")
     assert after.returncode == 0, after.stdout
+
+
+def test_a_host_in_either_place_is_found_before_another_starts(tmp_path, monkeypatch) -> None:
+    """/run/user/<uid> appears with the uid's first login: a host started before it
+    listens under /tmp. The next runner, and the next agent's supervisor, looked only
+    where a new host would go now, and started a second host (with its own servers)
+    beside the first; sandboxed agents of one uid then saw two servers."""
+    import socket as sockets
+
+    from cortexfs.broker import warm_host
+    from cortexfs.launch.identity import Identity
+    from cortexfs.warm import handoff
+    from cortexfs.warm.paths import SOCKET, host_dirs
+
+    uid = os.getuid()
+    preferred, fallback = tmp_path / "run-user", tmp_path / "tmp"
+    for where in (handoff, warm_host):
+        monkeypatch.setattr(where, "host_dirs", lambda _uid: [str(preferred), str(fallback)])
+    fallback.mkdir(mode=0o700)
+    started: list[str] = []
+    monkeypatch.setattr(handoff, "_start_host", started.append)
+    with sockets.socket(sockets.AF_UNIX, sockets.SOCK_STREAM) as first:
+        first.bind(str(fallback / SOCKET))
+        first.listen(4)
+        runner_side = handoff._host(uid, None)
+        assert runner_side is not None
+        runner_side.close()
+        identity = Identity(uid, os.getgid(), (), 0o022)
+        supervisor_side = warm_host.WarmHost(identity, {}, (), None)
+        monkeypatch.setattr(supervisor_side, "_start", lambda: started.append("supervisor"))
+        assert supervisor_side.ensure() == str(fallback / SOCKET)
+    assert started == []
+    assert host_dirs(uid)[-1].startswith(f"/tmp/cortexfs-calls-{uid}/")

@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
 import subprocess
 import uuid
 from pathlib import Path
@@ -16,15 +15,29 @@ import pytest
 
 @pytest.fixture
 def user_run(world):
-    """/run/user/<uid>, as a login session would provide it."""
+    """/run/user/<uid>, as a login session would provide it.
+
+    Other test runs on this machine use the same uid at the same time, and move in: the
+    uid's warm MCP host listens under /run/user/<uid> whenever it exists. Removing the
+    directory with what is in it took that host away between two calls of another run's
+    test (which then saw two servers). So only what this test left is removed (its
+    agents' lock and log; their supervisors removed the rest at stop), then the
+    directories it made, each only if empty."""
     path = Path(f"/run/user/{world.uid}")
     created = not path.exists()
     if created:
         path.mkdir(parents=True, mode=0o700)
         os.chown(path, world.uid, world.gid)
+    before = set(world.made)
     yield path
-    if created:
-        shutil.rmtree(path, ignore_errors=True)
+    agents = path / "cortexfs" / "agent"
+    for name in set(world.made) - before:
+        for suffix in (".lock", ".log"):
+            (agents / f"{name}{suffix}").unlink(missing_ok=True)
+    made = [agents, agents.parent] + ([path] if created else [])
+    for directory in made:
+        with contextlib.suppress(OSError):  # not empty: another run moved in
+            directory.rmdir()
 
 
 def test_user_operator_starts_its_own_agent(world, user_run) -> None:

@@ -24,7 +24,7 @@ from cortexfs.launch import cgroups
 from cortexfs.launch.host import python_command
 from cortexfs.launch.identity import Identity
 from cortexfs.launch.limits import Limits
-from cortexfs.warm.paths import SOCKET
+from cortexfs.warm.paths import SOCKET, host_dirs
 
 _READY_WAIT = 10.0
 _CRED = struct.Struct("3i")
@@ -71,9 +71,14 @@ class WarmHost:
         """The socket of a host serving the uid, started if none does; None leaves the
         call to run cold."""
         with self.lock:
-            if self.socket and serving(self.socket, self.identity.uid):
+            uid = self.identity.uid
+            if self.socket and serving(self.socket, uid):
                 return self.socket
-            self.socket = None
+            # Another agent's supervisor may have started the uid's host, in either place.
+            found = (f"{d}/{SOCKET}" for d in host_dirs(uid))
+            self.socket = next((path for path in found if serving(path, uid)), None)
+            if self.socket is not None:
+                return self.socket
             deadline = time.monotonic() + _READY_WAIT
             while self.socket is None and time.monotonic() < deadline:
                 with contextlib.suppress(OSError):

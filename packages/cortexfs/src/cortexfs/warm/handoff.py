@@ -15,7 +15,7 @@ import os
 import sys
 import time
 
-from cortexfs.warm.paths import SOCKET, host_dir, private_dir, uid_dir
+from cortexfs.warm.paths import SOCKET, host_dirs, private_dir, uid_dir
 from cortexfs.warm.wire import EXIT_PREFIX, MAGIC_JOB, encode_request
 
 _START_WAIT = 10.0
@@ -94,11 +94,13 @@ def _host(uid: int, known: str | None) -> _socket.socket | None:
     else the one for this installation, started here if none serves."""
     if known is not None:
         return _connect(known, uid)
-    directory = host_dir(uid)
+    directories = host_dirs(uid)
+    for directory in directories:
+        sock = _connect(f"{directory}/{SOCKET}", uid)
+        if sock is not None:
+            return sock
+    directory = directories[0]
     path = f"{directory}/{SOCKET}"
-    sock = _connect(path, uid)
-    if sock is not None:
-        return sock
     try:
         private_dir(uid_dir(uid), uid)
         private_dir(directory, uid)

@@ -46,6 +46,16 @@ def host_dir(uid: int) -> str:
     return f"{uid_dir(uid)}/{install_key()}"
 
 
+def host_dirs(uid: int) -> list[str]:
+    """Where a host of this installation may already listen: `host_dir` first, then the
+    /tmp one. /run/user/<uid> comes with the uid's first login session, so a host
+    started before it listens under /tmp; looking in one place only, the next caller
+    started a second host there (and a second set of servers) beside the first."""
+    key = install_key()
+    first, fallback = uid_dir(uid), f"/tmp/cortexfs-calls-{uid}"  # noqa: S108 - as uid_dir
+    return [f"{first}/{key}"] + ([f"{fallback}/{key}"] if fallback != first else [])
+
+
 def private_dir(path: str, uid: int) -> None:
     """Create `path` 0700, or accept it only if it is a real directory of `uid` that no
     one else can enter; PermissionError otherwise (someone else planted it)."""
