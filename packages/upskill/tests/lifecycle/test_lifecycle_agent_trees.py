@@ -181,3 +181,16 @@ def test_a_planted_member_is_never_cut(cli, project, registry) -> None:  # type:
         b'{\n  "chat.instructionsFilesLocations": {},\n  "chat.agentFilesLocations": {},\n'
         b'  "chat.mcp": {"srv": true}\n}\n'
     )
+
+
+def test_a_member_the_team_removed_is_left_alone(cli, project, registry) -> None:  # type: ignore[no-untyped-def]
+    cli.ok("add", str(registry), *CLIENTS, cwd=project, extra=BIN)
+    (project / SETTINGS).write_bytes(FOLDER_ONLY)  # the team reads Claude's tree again
+    (project / ".claude/agents/mine.md").write_bytes(TEAM_AGENT)
+    assert _doctor(cli, project)["hidden_agents"] == []  # nothing is hidden
+    out = cli.ok("update", cwd=project, extra=BIN)
+    assert _warnings(out.stderr) == []  # nothing upskill did is undone
+    assert (project / SETTINGS).read_bytes() == FOLDER_ONLY
+    assert _lock(project)["edits"][0]["members"] == [
+        ["chat.instructionsFilesLocations", ".github/instructions", True]
+    ]

@@ -43,6 +43,7 @@ def run(args: argparse.Namespace, console: Console, world: World) -> int:
     import json
 
     from upskill.lifecycle.agenttrees import hidden_team_files
+    from upskill.lifecycle.ancillary import read_optional
     from upskill.lifecycle.doctor import Report, check, run_state
     from upskill.lifecycle.duplicates import duplicates, varying
     from upskill.lifecycle.extensions import run_doctor
@@ -62,7 +63,9 @@ def run(args: argparse.Namespace, console: Console, world: World) -> int:
         clients = in_use(lock)
         buckets["duplicate_reads"] = duplicates(scope.root, clients)
         buckets["varying_reads"] = varying(scope.root, clients)
-        buckets["hidden_agents"] = hidden_team_files(scope.root, lock)
+        buckets["hidden_agents"] = hidden_team_files(
+            scope.root, lock, lambda p: read_optional(scope.root / p, scope.root)
+        )
         buckets["hidden_instructions"] = hidden(scope.root, lock)
     report = Report(buckets)
     if args.json:

@@ -23,6 +23,7 @@ from pathlib import Path
 from upskill import jsonc
 from upskill.clients import CLIENTS, get
 from upskill.clients.base import AGENT
+from upskill.errors import UpskillError
 from upskill.lifecycle.edits import Member
 from upskill.state.lockfile import EditRecord, Lockfile, OutputRecord
 
@@ -77,8 +78,11 @@ def agent_files(root: Path, tree: str) -> set[str]:
 
 def setting(read: Callable[[str], bytes | None], hide: Hide) -> object:
     """The member's value in the project's settings, None when it is absent or the file
-    is unreadable (the run that edits the file reports that)."""
-    data = read(hide.settings)
+    is unreadable or refused (the run that edits the file reports that)."""
+    try:
+        data = read(hide.settings)
+    except (OSError, UpskillError):
+        return None
     if data is None:
         return None
     try:
@@ -145,15 +149,19 @@ def shown_again(
     wanted: Mapping[str, tuple[Member, ...]],
     outputs: Iterable[OutputRecord],
     on_disk: Mapping[str, set[str]],
+    read: Callable[[str], bytes | None],
 ) -> tuple[str, ...]:
-    """One line per tree upskill had hidden and now shows again because it holds files
-    upskill did not write: the client then lists those and upskill's copies there."""
+    """One line per tree upskill had hidden (`read`: the settings before the run) and
+    now shows again because it holds files upskill did not write: the client then lists
+    those and upskill's copies there."""
     ours = {m for e in edits for m in e.members or ()}
     recorded = {o.path for o in outputs}
     out = []
     for hide in HIDES:
         team = sorted(on_disk[hide.tree] - recorded)
-        if hide.member in ours and hide.member not in wanted.get(hide.settings, ()) and team:
+        if not team or hide.member not in ours or setting(read, hide) is not False:
+            continue
+        if hide.member not in wanted.get(hide.settings, ()):
             name = get(hide.client).name
             out.append(
                 f"{hide.client}: {hide.tree} holds agents upskill did not write "
@@ -163,14 +171,17 @@ def shown_again(
     return tuple(out)
 
 
-def hidden_team_files(root: Path, lock: Lockfile) -> list[dict[str, str]]:
-    """For `doctor`: files a member upskill set hides from a client that upskill did not
-    write (a team's own agent, added since: the next run takes the member back)."""
+def hidden_team_files(
+    root: Path, lock: Lockfile, read: Callable[[str], bytes | None]
+) -> list[dict[str, str]]:
+    """For `doctor`: files a member upskill set, still in the settings, hides from a
+    client that upskill did not write (a team's own agent, added since: the next run
+    takes the member back)."""
     ours = {m for e in lock.edits for m in e.members or ()}
     recorded = {o.path for o in lock.outputs}
     found = []
     for hide in HIDES:
-        if hide.member in ours:
+        if hide.member in ours and setting(read, hide) is False:
             for path in sorted(agent_files(root, hide.tree) - recorded):
                 found.append({"client": hide.client, "path": path, "settings": hide.settings})
     return found

@@ -410,7 +410,7 @@ def _ancillary(
         on_disk = at.disk(scope.root, (a.path for a in plan.actions if a.op.removes))
         for hide in at.to_hide(after.outputs, on_disk):
             wanted[hide.settings] = (*wanted.get(hide.settings, ()), hide.member)
-        lines = at.shown_again(before.edits, wanted, after.outputs, on_disk)
+        lines = at.shown_again(before.edits, wanted, after.outputs, on_disk, _reader(scope))
     recorded = {e.path: e for e in before.edits}
     final: dict[str, bytes | None] = {}
     for rel in sorted(set(wanted) | set(recorded)):
