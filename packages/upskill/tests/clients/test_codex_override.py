@@ -11,6 +11,8 @@ not the override: upskill compiles every Codex rule into `AGENTS.override.md`, a
 prompt (`codex debug prompt-input`) and Copilot's first model request
 (`client_turns.py`) must each show every rule's heading once, Copilot's two own rules
 in Copilot's text; the install says nothing is read twice and `doctor` lists nothing.
+The same with every other client reading AGENTS.md that has a turn here selected too:
+none reads the override, and each sends every rule once.
 
 Also here: a `CLAUDE.md` holding `@AGENTS.md` has Copilot CLI send `AGENTS.md` twice
 (it reads the file, and expands the import), the case `doctor` lists as a file read
@@ -87,6 +89,37 @@ def test_copilot_sends_each_rule_once(
     text = prompt_text(client_turns.copilot(clients, installed, endpoint))
     assert {r: line_count(text, h) for r, h in headings.items()} == dict.fromkeys(headings, 1)
     assert line_count(text, COPILOT_ONLY) == 1  # its own text of the rule, once
+
+
+# Every other client reading AGENTS.md that has a turn here (Droid compiles into AGENTS.md
+# itself: beside it the override would remove no second read, so it is not written).
+READERS = ("opencode", "copilot", "qwen", "kilo", "cline", "augment", "continue")
+
+
+@pytest.fixture(scope="module")
+def beside_readers(clients: Clients, tmp_path_factory: pytest.TempPathFactory) -> Install:
+    base = tmp_path_factory.mktemp("readers")
+    return install_bundle(clients, base, "project", ("codex", *READERS), agents_md=None)
+
+
+@pytest.mark.parametrize("client", ("codex", *READERS))
+def test_every_reader_sends_each_rule_once(
+    client: str, clients: Clients, beside_readers: Install, endpoint: Endpoint
+) -> None:
+    """None of them reads the override; each reads each rule once, in AGENTS.md (the
+    rules every reader shares) or in its own copy (the two Copilot's text differs in,
+    where AGENTS.md keeps nothing, so no reader gets them twice)."""
+    at = beside_readers
+    headings = compiled_headings(at.root / "AGENTS.override.md")
+    shared = set(parse_sections((at.root / "AGENTS.md").read_bytes()) or ())
+    assert shared == set(headings) - {"acme-commit-messages", "acme-secrets-hygiene"}
+    if client == "codex":
+        text = ask(clients, at, "codex", "debug", "prompt-input").replace("\\n", "\n")
+    else:
+        text = prompt_text(client_turns.TURNS[client](clients, at, endpoint))
+    assert {r: line_count(text, h) for r, h in headings.items()} == dict.fromkeys(headings, 1)
+    assert line_count(text, COPILOT_ONLY) == (1 if client == "copilot" else 0)
+    assert "read twice" not in at.stderr
 
 
 def test_copilot_sends_agents_md_twice_through_claude_md(
