@@ -118,3 +118,30 @@ def test_each_client_reads_each_rule_once(
     differs = {"copilot-block": copilot, "excluded": copilot, "opencode-block": {"opencode"},
                "kilo-block": {"kilo"}, "codex-block": set(direct)}  # fmt: skip
     assert moved == any(set(direct) & differs.get(n, set()) for n in rules)
+
+
+COMPILERS = ("amp", "junie", "zed", "factory", "crush")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    readers=st.lists(st.sampled_from(READERS), unique=True, max_size=5),
+    compilers=st.lists(st.sampled_from(COMPILERS), unique=True, min_size=1, max_size=2),
+    rules=st.sets(st.sampled_from(sorted(SOURCE)), min_size=1),
+)
+@example(readers=[], compilers=["amp"], rules={"codex-block", "same"})
+def test_beside_another_compiler_codex_and_it_read_each_rule_once(
+    tmp_path_factory, readers: list[str], compilers: list[str], rules: set[str]
+) -> None:  # type: ignore[no-untyped-def]
+    """Beside Amp (…) compiling into AGENTS.md: Codex and each such client still read
+    every rule once (Codex in the override when its text differs from theirs, never
+    served by their section), and a reader of AGENTS.md at least once, at most twice."""
+    base = tmp_path_factory.getbasetemp() / "codex-override-source"
+    items = tuple(r for r in _items(str(base)) if r.name in rules)
+    selection = ("codex", *compilers, *readers)
+    counts, moved = _reads(items, selection)
+    for n in rules:
+        for c in selection:
+            seen = counts.get((f"rule:{n}", c), 0)
+            assert seen == 1 if c in ("codex", *compilers) else 1 <= seen <= 2, (n, c, seen)
+    assert moved == ("codex-block" in rules)

@@ -269,3 +269,52 @@ def test_a_team_override_is_never_written(cli, project, tmp_path, override: byte
     assert (project / "AGENTS.md").read_bytes() == compile_document(CODEX)
     assert _twice(out.stderr) == [LINE]
     assert "AGENTS.override.md" not in _outputs(project)
+
+
+CODEX_ONLY = (
+    "---\nschema: 1\ndescription: Tools\n---\n\n## Tools\n\nUse the CLI.\n\n"
+    "<!-- @client:codex -->\nRun `codex exec` for batch work.\n<!-- @endclient -->\n"
+)
+
+
+@pytest.mark.parametrize("team", [None, BLOCK])
+def test_a_rule_reading_differently_for_codex_and_amp(cli, project, tmp_path, team) -> None:  # type: ignore[no-untyped-def]
+    """AGENTS.md holds one section per rule: beside Amp, Codex's own text goes to the
+    override; beside a team AGENTS.md it cannot, and the install refuses, naming why."""
+    (tmp_path / "reg" / "skills" / "tools").mkdir(parents=True)
+    (tmp_path / "reg" / "skills" / "tools" / "RULE.md").write_text(CODEX_ONLY)
+    if team is not None:
+        (project / "AGENTS.md").write_text(team)
+    argv = ("add", str(tmp_path / "reg"), "--codex", "--amp")
+    if team is not None:
+        out = cli.run(*argv, cwd=project, extra=BIN)
+        assert out.returncode != 0
+        assert "AGENTS.md: rule 'tools' reads differently for the clients sharing this file" in (
+            out.stderr
+        )
+        assert (project / "AGENTS.md").read_text() == team
+        return
+    cli.ok(*argv, cwd=project, extra=BIN)
+    assert _tree(project) == [".upskill-lock.json", "AGENTS.md", "AGENTS.override.md"]
+    assert parse_sections((project / "AGENTS.md").read_bytes()) == {
+        "tools": b"## Tools\n\nUse the CLI.\n"
+    }
+    assert parse_sections((project / "AGENTS.override.md").read_bytes()) == {
+        "tools": b"## Tools\n\nUse the CLI.\n\nRun `codex exec` for batch work.\n"
+    }
+    assert _outputs(project) == {
+        "AGENTS.md": ["rule:tools@amp"],
+        "AGENTS.override.md": ["rule:tools@codex"],
+    }
+    # An `add` of another rule does not render `tools`: the lockfile keeps the move.
+    (tmp_path / "reg" / "skills" / "style").mkdir()
+    (tmp_path / "reg" / "skills" / "style" / "RULE.md").write_text(RULES["style"])
+    cli.ok("add", str(tmp_path / "reg"), "style", "--codex", "--amp", cwd=project, extra=BIN)
+    assert _outputs(project) == {
+        "AGENTS.md": ["rule:style@amp", "rule:tools@amp"],
+        "AGENTS.override.md": ["rule:style@codex", "rule:tools@codex"],
+    }
+    assert parse_sections((project / "AGENTS.override.md").read_bytes()) == {
+        "style": CODEX["style"],
+        "tools": b"## Tools\n\nUse the CLI.\n\nRun `codex exec` for batch work.\n",
+    }

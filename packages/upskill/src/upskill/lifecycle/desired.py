@@ -243,20 +243,30 @@ def beside_moved(
     configured: Mapping[str, frozenset[str]] | None = None,
 ) -> Beside:
     """The file a moving client leaves still serves the readers with the same text:
-    through another client compiling there (Amp, Junie, Zed, Droid), or through the
-    mover's own text kept there for them, but only when every reader of the file is
+    through another client compiling there (Amp, Junie, Zed, Droid, Crush), or through
+    the mover's own text kept there for them, but only when every reader of the file is
     served by it, so that none reads the rule twice. Otherwise the readers keep their
     own copies and the file does not hold the rule (`justified`: that is what moving
-    the client's rules to its override is for)."""
+    the client's rules to its override is for; so is a rule whose text differs between
+    the mover and another client compiling into the same file, which would otherwise
+    be refused: one section per rule and file)."""
+    from upskill.render.body import source_body
+
     moving = tuple(m for m in moving if m in compiled)
     kept = {t: p for t, p in compiled.items() if t not in moving}
     served = served_by_compiled(item, targets, kept, imported)
     served.update(served_by_reads(item, targets, kept, configured or {}))
+    for mover in moving:  # it reads its override, not the file it leaves
+        served.pop(mover, None)
     stays: dict[str, str] = {}
     justified = False
     for mover in moving:
         left = compiled[mover]
-        if left in kept.values():  # another client compiles the rule there anyway
+        sharing = [t for t, p in kept.items() if p == left]
+        if sharing:  # another client compiles the rule there anyway: moving only helps
+            # when its text differs from the mover's, which one file cannot hold twice
+            own = source_body(item, mover)
+            justified |= any(source_body(item, t) != own for t in sharing)
             continue
         readers = _readers(left, targets, compiled) - {mover} - set(served)
         via = served_by_compiled(item, targets, {mover: left}, imported)

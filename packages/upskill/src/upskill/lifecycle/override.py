@@ -17,10 +17,12 @@ The move is made only where it hides nothing and removes a double read:
 - the override is absent or upskill's;
 - no project setting makes another client read `AGENTS.md` (Gemini's
   `context.fileName`): such a client is served there as it is today;
-- some installed rule is read twice because of Codex's text: judged from the rule's
-  text for the items of this run, and from the lockfile for the others (a reader of
-  `AGENTS.md` with its own copy of a rule Codex compiles and no other client compiles
-  into `AGENTS.md`).
+- some installed rule is read twice because of Codex's text, or reads differently for
+  Codex and another client compiling into `AGENTS.md` (Amp, …: one file holds one
+  section per rule): judged from the rule's text for the items of this run, and from
+  the lockfile for the others (a reader of `AGENTS.md` with its own copy of a rule
+  Codex compiles and no other client compiles into `AGENTS.md`; a rule Codex already
+  has in the override beside such a client).
 
 Otherwise Codex's rules are in `AGENTS.md`, and a run after the conditions change
 (a team `AGENTS.md` appears, Copilot is dropped, the rule goes) moves them back.
@@ -88,6 +90,10 @@ def justified_by_records(
             if not any(c == mover and p in (left, override) for p, c in places):
                 continue
             if any(p == left and c != mover and _compiles_into(c, left) for p, c in places):
+                # Moved beside such a client: its text may differ from the mover's (the
+                # sections are not here to compare), so the move stands.
+                if any(c == mover and p == override for p, c in places):
+                    return True
                 continue
             if any(
                 c != mover and p not in (left, override) and left in get(c).reads
