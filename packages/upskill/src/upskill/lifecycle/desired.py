@@ -11,6 +11,7 @@ from upskill.blobs import Payload, payload_digest, payload_size
 from upskill.clients import BASELINE_CLIENTS, family, get, render_target
 from upskill.clients.base import RULE, Carrier
 from upskill.errors import RenderError
+from upskill.format.directives import has_directives
 from upskill.format.model import Agent, Item, Rule, Skill
 from upskill.lifecycle import catalog as cat
 from upskill.lifecycle.agentplace import NONE, Hidden, Miss, plan_agent
@@ -300,6 +301,8 @@ def justifies(
     rule's text per client decides."""
     if not isinstance(item, Rule) or not any(render_target(c) in movers for c in admitted):
         return False
+    if not (item.overrides or item.passthrough or item.resources or has_directives(item.body)):
+        return False  # one text for every client: each reader is served where it reads
     clients = _deliverable(item, admitted, {}, False, compiled_ok, configured)
     targets = targets_of(clients)
     compiled = {t: p for t in targets if (p := compiled_target(item, t, False)) is not None}
