@@ -183,6 +183,13 @@ def test_global_scope_keeps_opencode_off_a_shared_copy_it_may_prefer(cli, tmp_pa
         ".codex/skills/dx/SKILL.md": ["skill:dx@codex"],
         ".config/opencode/skills/dx/SKILL.md": ["skill:dx@opencode"],
     }
+    # The lockfile naming `~/.config/opencode/skills` is read back (a tree only opencode
+    # reads is an output tree too): update keeps, and remove removes, both copies.
+    out = cli.ok("update", "-g", cwd=tmp_path, extra=BIN)
+    assert _placement_lines(out.stderr) == []
+    assert cli.run("doctor", "-g", cwd=tmp_path, extra=BIN).returncode == 0
+    cli.ok("remove", "-g", "-y", "dx", cwd=tmp_path, extra=BIN)
+    assert _skills(cli.home) == {}
 
 
 def test_global_scope_says_who_misses_when_opencode_shares_a_tree(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -50,8 +50,9 @@ def carrier(kind: Kind, target: str) -> Carrier:
 def output_trees() -> tuple[str, ...]:
     """Every directory any client's outputs live under, project and user layouts, and
     the compiled instructions files (`AGENTS.md`), which are a tree of one file, and
-    the skill trees a client reads alone (`lifecycle/skillplace.py` writes a client's
-    own rendering there when the shared copy holds another's), and the files importing
+    the skill trees a client reads alone, in a project or at user level
+    (`lifecycle/skillplace.py` writes a client's own rendering there when the shared copy
+    holds another's: `~/.config/opencode/skills`), and the files importing
     a compiled file (`GEMINI.md`: `Placement.imported_by`), and the files a client reads
     instead of its compiled file (`AGENTS.override.md`: `Placement.override`)."""
     trees = {
@@ -63,7 +64,8 @@ def output_trees() -> tuple[str, ...]:
     }
     fronts = {w.imported_by for c in CLIENTS for w in c.kinds.values() if w.imported_by}
     fronts |= {w.override for c in CLIENTS for w in c.kinds.values() if w.override}
-    return tuple(sorted(trees | fronts | {t for client in CLIENTS for t in client.skill_trees}))
+    alone = {t for c in CLIENTS for t in (*c.skill_trees, *c.user_skill_trees)}
+    return tuple(sorted(trees | fronts | alone))
 
 
 def resolve_model(model: str, target: str) -> str | None:
