@@ -205,3 +205,45 @@ def test_any_client_whose_pick_is_not_fixed_is_reported(
     assert [(e["client"], e["trees"]) for e in report["duplicate_reads"]] == [
         ("copilot", [".github/skills/", ".claude/skills/"])
     ]
+
+
+def test_at_user_level_opencode_may_show_any_differing_copy(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # At user level opencode reads `~/.config/opencode/skills`, `~/.agents/skills`,
+    # `~/.opencode/skills` and `~/.claude/skills`, one copy shown, not always the same
+    # (`user_skill_order`): upskill's own copy is alone until one is made by hand.
+    cli.ok("add", "-g", str(_dx(tmp_path, "For opencode.\n")), "--codex", "--opencode",
+           cwd=tmp_path, extra=BIN)  # fmt: skip
+    home = cli.home
+    assert (home / ".config/opencode/skills/dx/SKILL.md").read_text() == HEAD + "For opencode.\n"
+    doctor = ("doctor", "-g")
+    assert (
+        json.loads(cli.run(*doctor, "--json", cwd=tmp_path, extra=BIN).stdout)["varying_reads"]
+        == []
+    )
+    hand = home / ".claude/skills/dx"
+    hand.mkdir(parents=True)
+    (hand / "SKILL.md").write_text(HEAD + "Mine.\n")
+    report = cli.run(*doctor, "--json", cwd=tmp_path, extra=BIN)
+    assert report.returncode == 0
+    assert json.loads(report.stdout)["varying_reads"] == [
+        {
+            "client": "opencode",
+            "kind": "skill",
+            "name": "dx",
+            "trees": [".config/opencode/skills/", ".claude/skills/"],
+        },
+    ]
+    assert "duplicate_reads" not in json.loads(report.stdout)  # project scope only
+    text = cli.run(*doctor, cwd=tmp_path, extra=BIN)
+    assert (text.returncode, text.stdout, text.stderr) == (
+        0,
+        VARYING + "  opencode: skill dx in .config/opencode/skills/, .claude/skills/ "
+        "(may show either copy)\n",
+        "No drift.\n",
+    )
+    # The same bytes in both: whichever opencode shows, it is its own rendering.
+    (hand / "SKILL.md").write_bytes((home / ".config/opencode/skills/dx/SKILL.md").read_bytes())
+    assert (
+        json.loads(cli.run(*doctor, "--json", cwd=tmp_path, extra=BIN).stdout)["varying_reads"]
+        == []
+    )

@@ -59,10 +59,10 @@ def run(args: argparse.Namespace, console: Console, world: World) -> int:
     buckets = check(scope.root, lock, scope.anchor)
     buckets["interrupted_runs"] = run_state(scope)
     buckets.update(run_doctor(hook_context(session, lock, (), True)))
+    clients = in_use(lock)
+    buckets["varying_reads"] = varying(scope.root, clients, scope.kind is ScopeKind.GLOBAL)
     if scope.kind is ScopeKind.PROJECT:
-        clients = in_use(lock)
         buckets["duplicate_reads"] = duplicates(scope.root, clients)
-        buckets["varying_reads"] = varying(scope.root, clients)
         buckets["hidden_agents"] = hidden_team_files(
             scope.root, lock, lambda p: read_optional(scope.root / p, scope.root)
         )

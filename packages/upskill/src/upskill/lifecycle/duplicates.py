@@ -71,23 +71,24 @@ class Shows(enum.Enum):
     EVERY = "every"  # each copy: the name is listed once per tree
 
 
-def _shows(client: Client, kind: str) -> Shows:
-    """Project scope, from the registry: `dedupes` and `skill_order` for skills,
-    `agent_trees` for agents (no client is known to pick an agent copy at random)."""
+def _shows(client: Client, kind: str, home: bool) -> Shows:
+    """From the registry: `dedupes` and `skill_order` (`user_skill_order` at user level)
+    for skills, `agent_trees` for agents (no client is known to pick an agent copy at
+    random)."""
     if kind == SKILL:
         if not client.dedupes:
             return Shows.EVERY
-        return Shows.FIRST if client.ordered_skills(False) else Shows.ANY
+        return Shows.FIRST if client.ordered_skills(home) else Shows.ANY
     return Shows.FIRST if client.one_agent_per_name else Shows.EVERY
 
 
-def _copies(root: Path, client: Client, kind: str) -> dict[str, list[str]]:
-    """Each name of `kind` on disk in the project trees `client` reads, and the trees
-    holding it, in the client's order: less the agent trees its workspace settings tell
-    it not to read (`lifecycle.agenttrees`)."""
+def _copies(root: Path, client: Client, kind: str, home: bool) -> dict[str, list[str]]:
+    """Each name of `kind` on disk in the trees `client` reads in the scope, and the
+    trees holding it, in the client's order: less the agent trees its workspace settings
+    tell it not to read (`lifecycle.agenttrees`; agents are counted in a project only)."""
     trees = _trees(kind)
     if kind == SKILL:  # every skills tree it reads, its own private ones too
-        reads = list(client.project_skill_trees())
+        reads = list(client.skill_trees_at(home))
     else:
         gone = agenttrees.hidden(lambda p: _read(root, p)).get(client.id, frozenset())
         reads = [t for t in client.project_agent_trees() if t in trees and t not in gone]
@@ -99,17 +100,18 @@ def _copies(root: Path, client: Client, kind: str) -> dict[str, list[str]]:
 
 
 def _found(
-    root: Path, clients: tuple[str, ...], shows: Shows
+    root: Path, clients: tuple[str, ...], shows: Shows, home: bool = False
 ) -> list[tuple[str, str, str, list[str]]]:
     """(client, kind, name, trees) for each name in several trees a client reads, for
-    the clients that show such a name the way `shows` says."""
+    the clients that show such a name the way `shows` says. `home`: the user level,
+    where only the skill trees are known (`Client.user_skill_trees`)."""
     out = []
-    for kind in (SKILL, AGENT):
+    for kind in (SKILL,) if home else (SKILL, AGENT):
         for client_id in clients:
             client = get(client_id)
-            if kind not in client.kinds or _shows(client, kind) is not shows:
+            if kind not in client.kinds or _shows(client, kind, home) is not shows:
                 continue
-            for name, paths in sorted(_copies(root, client, kind).items()):
+            for name, paths in sorted(_copies(root, client, kind, home).items()):
                 if len(paths) > 1:
                     out.append((client_id, kind, name, paths))
     return out
@@ -126,13 +128,14 @@ def duplicates(root: Path, clients: tuple[str, ...]) -> list[dict[str, Any]]:
     return out + _rules(root, clients) + _imports(root, clients)
 
 
-def varying(root: Path, clients: tuple[str, ...]) -> list[dict[str, Any]]:
+def varying(root: Path, clients: tuple[str, ...], home: bool = False) -> list[dict[str, Any]]:
     """Per client that shows one copy of a name from a tree that varies, kind and name:
     the trees holding it, when their copies differ (identical copies show the same
-    whichever it picks). Project scope, like `duplicates`."""
+    whichever it picks). `home`: the user level (`root` is $HOME), where opencode's
+    pick varies too."""
     return [
         {"client": client, "kind": kind, "name": name, "trees": paths}
-        for client, kind, name, paths in _found(root, clients, Shows.ANY)
+        for client, kind, name, paths in _found(root, clients, Shows.ANY, home)
         if len({_content(root, path + name) for path in paths}) > 1
     ]
 
