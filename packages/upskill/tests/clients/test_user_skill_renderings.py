@@ -17,7 +17,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from client_probe import OWN_BLOCK, SKILL_CLIENTS, own_line, skill_registry, workspace
+from client_probe import OWN_BLOCK, SKILL_CLIENTS, Install, own_line, skill_registry, workspace
+from client_turns import TURNS, prompt_text
+from model_endpoint import Endpoint
 from real_clients import Clients
 
 pytestmark = pytest.mark.clients
@@ -135,3 +137,112 @@ def test_opencode_gets_a_tree_only_it_reads(
     _own("opencode", home / ".config/opencode/skills/dx/SKILL.md")
     assert _listed(clients, at, "codex") == home / ".codex/skills/dx/SKILL.md"
     assert _rendering(home / ".codex/skills/dx/SKILL.md") == set()
+
+
+# ------------------------------------------- the clients asked through a model turn
+# Claude Code, Qwen Code, Droid, Auggie, Cline and Continue have no offline skill
+# listing: what they show is in their first model request (tests/support/client_turns.py).
+# Each gets its own description (a `<client>:` frontmatter block), so the description in
+# the request tells whose rendering the client loaded. Cline names skills without their
+# description: its turn is answered with a call of its `skills` tool, and the file it
+# loads, with its `@client:cline` block, is in the next request.
+TURN_CLIENTS = ("claude", "qwen", "factory", "augment", "cline", "continue")
+CLINE_CALL = ("skills", '{"skill":"dx"}')
+
+
+def _described(client: str) -> str:
+    return f"Use when testing one skill, rendered for {client}"
+
+
+def _turn_registry(base: Path, described: tuple[str, ...]) -> Path:
+    """A registry under `base` holding `dx`, with its own description for each of
+    `described`, and for Cline (when described) a block only it sees."""
+    root = base / "registry"
+    (root / "skills" / "dx").mkdir(parents=True)
+    blocks = "".join(f"{c}:\n  description: {_described(c)}\n" for c in described)
+    cline = "<!-- @client:cline -->\n" + own_line("cline") + "\n<!-- @endclient -->\n"
+    (root / "skills" / "dx" / "SKILL.md").write_text(
+        f"---\nschema: 1\ndescription: {_described('all')}\n{blocks}---\n\nCommon.\n\n"
+        + (cline if "cline" in described else "")
+    )
+    return root
+
+
+def _turn_install(
+    clients: Clients, base: Path, described: tuple[str, ...]
+) -> tuple[Install, list[str]]:
+    """`upskill add -g` of `dx` for every TURN_CLIENTS; the install and the SKILL.md
+    files it wrote, relative to HOME."""
+    home, work, env = workspace(clients, base)
+    argv = [sys.executable, "-m", "upskill", "add", "-g", str(_turn_registry(base, described))]
+    done = clients.run([*argv, *(f"--{c}" for c in TURN_CLIENTS)], cwd=work, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "warning: skill:dx" not in done.stderr
+    at = Install("global", home, work, home, env, (), ("dx",), (), (), done.stderr)
+    return at, sorted(str(p.relative_to(home)) for p in home.rglob("SKILL.md"))
+
+
+def _shown(clients: Clients, at: Install, endpoint: Endpoint, client: str) -> list[str]:
+    """The renderings of `dx` (the clients named in its description, `all` for the
+    common one) that `client`'s turn shows, one entry per copy."""
+    if client == "cline":
+        endpoint.tool_call = CLINE_CALL
+    text = prompt_text(TURNS[client](clients, at, endpoint))
+    if client == "cline":
+        (names,) = re.findall(r"Available skills: ([^.\n]*)", text)
+        assert names.split(", ").count("dx") == 1
+        chats = [body for path, body in endpoint.requests if path.endswith("/chat/completions")]
+        loaded = prompt_text(chats[1])  # the turn's answer: the call of the skill tool
+        whose = "cline" if own_line("cline") in loaded else "all"
+        return [whose] * loaded.count("Common.")
+    return re.findall(r"Use when testing one skill, rendered for (\w+)", text)
+
+
+@pytest.fixture(scope="module")
+def each_own(clients: Clients, tmp_path_factory: pytest.TempPathFactory) -> Install:
+    """Six renderings: each client's own goes to the tree it prefers that no other
+    reads, and nothing to the shared `~/.agents/skills` (Cline prefers it, over its own
+    `~/.cline/skills`, to what Qwen, Droid and Auggie would leave there)."""
+    at, files = _turn_install(clients, tmp_path_factory.mktemp("user-turns"), TURN_CLIENTS)
+    assert files == [
+        ".augment/skills/dx/SKILL.md",
+        ".claude/skills/dx/SKILL.md",
+        ".cline/skills/dx/SKILL.md",
+        ".continue/skills/dx/SKILL.md",
+        ".factory/skills/dx/SKILL.md",
+        ".qwen/skills/dx/SKILL.md",
+    ]
+    return at
+
+
+@pytest.mark.parametrize("client", TURN_CLIENTS)
+def test_each_turn_shows_its_own_copy_once(
+    clients: Clients, each_own: Install, endpoint: Endpoint, client: str
+) -> None:
+    assert _shown(clients, each_own, endpoint, client) == [client]
+
+
+@pytest.fixture(scope="module")
+def one_shared(clients: Clients, tmp_path_factory: pytest.TempPathFactory) -> Install:
+    """Claude Code and Continue with renderings of their own, the others one common
+    rendering: its copy in `~/.agents/skills` serves Qwen, Droid and Cline (which keeps
+    its own identical copy too), while Auggie, which prefers Claude's `~/.claude/skills`
+    to it, gets the common rendering in `~/.augment/skills`."""
+    base = tmp_path_factory.mktemp("user-turns-shared")
+    at, files = _turn_install(clients, base, ("claude", "continue"))
+    assert files == [
+        ".agents/skills/dx/SKILL.md",
+        ".augment/skills/dx/SKILL.md",
+        ".claude/skills/dx/SKILL.md",
+        ".cline/skills/dx/SKILL.md",
+        ".continue/skills/dx/SKILL.md",
+    ]
+    return at
+
+
+@pytest.mark.parametrize("client", TURN_CLIENTS)
+def test_one_shared_copy_reaches_each_turn_once(
+    clients: Clients, one_shared: Install, endpoint: Endpoint, client: str
+) -> None:
+    own = client if client in ("claude", "continue") else "all"
+    assert _shown(clients, one_shared, endpoint, client) == [own]
