@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from pathlib import Path
 
 import client_turns
 import pytest
@@ -61,6 +62,56 @@ def test_claude_code_mcp(clients: Clients, installed: Install) -> None:
     assert "GITHUB_PERSONAL_ACCESS_TOKEN=${GITHUB_TOKEN}" in shown  # never expanded
 
 
+def duplicate_reads(clients: Clients, at: Install, client: str) -> list[dict[str, str]]:
+    """What `upskill doctor --json` says `client` reads twice."""
+    argv = [sys.executable, "-m", "upskill", "doctor", "--json", *at.flags]
+    doctor = json.loads(clients.run(argv, cwd=at.cwd, env=at.env).stdout)
+    return [d for d in doctor.get("duplicate_reads", ()) if d["client"] == client]
+
+
+def _names_under(text: str, heading: str) -> list[str]:
+    """The `- name: …` entries of the list that follows `heading` in a prompt."""
+    block = text.split(f"{heading}\n", 1)[1].lstrip("\n").split("\n\n", 1)[0]
+    return re.findall(r"^- ([\w.:-]+): ", block, re.M)
+
+
+def test_claude_code_turn(clients: Clients, installed: Install, endpoint: Endpoint) -> None:
+    """What Claude Code 2.1.197 sends: its rules from `.claude/rules` (user level:
+    `~/.claude/rules`), a `paths:` rule held back until a matching file is read; the
+    project's AGENTS.md only through CLAUDE.md's `@AGENTS.md`; skills and agents from
+    its own trees alone, each once (the `.agents/skills` copies are not read)."""
+    text = prompt_text(client_turns.claude(clients, installed, endpoint))
+    shown = re.findall(r"^Contents of (\S+) \(", text, re.M)
+    rules = installed.root / ".claude/rules"
+    written = {p.stem for p in rules.glob("*.md")}
+    held = {r for r in written if "\npaths:\n" in (rules / f"{r}.md").read_text()}
+    once(
+        (Path(f).stem for f in shown if Path(f).parent == rules),
+        written - held,
+    )
+    work = installed.cwd
+    if installed.scope == "project":
+        assert [f for f in shown if Path(f).parent != rules] == [
+            str(work / "CLAUDE.md"),
+            str(work / "AGENTS.md"),
+        ]
+        assert (work / "CLAUDE.md").read_text() == "@AGENTS.md\n"
+    else:
+        assert [f for f in shown if Path(f).parent != rules] == []
+    team_line = AGENTS_MD.splitlines()[-1]
+    assert line_count(text, team_line) == (1 if installed.scope == "project" else 0)
+    # Every rule reaches Claude: in its tree or in the AGENTS.md block; both where its
+    # text differs (a Claude-only block), which doctor reports.
+    in_block = compiled_rules(installed)
+    assert written | in_block == set(installed.rules)
+    dups = duplicate_reads(clients, installed, "claude")
+    assert {d["name"] for d in dups if d["kind"] == "rule"} == written & in_block
+    skills = _names_under(text, "The following skills are available for use with the Skill tool:")
+    once((n for n in skills if n.startswith("acme-")), installed.skills)
+    agents = _names_under(text, "Available agent types for the Agent tool:")
+    once((n for n in agents if n.startswith("acme-")), installed.agents)
+
+
 # ------------------------------------------------------------------ Copilot CLI
 
 
@@ -86,14 +137,7 @@ def test_copilot_instructions(clients: Clients, installed: Install) -> None:
     in_block = compiled_rules(installed)
     assert set(labels) | in_block == set(installed.rules)
     # Both only where Copilot's text differs (an `@client:copilot` block): doctor says so.
-    doctor = json.loads(
-        clients.run(
-            [sys.executable, "-m", "upskill", "doctor", "--json", *installed.flags],
-            cwd=installed.cwd,
-            env=installed.env,
-        ).stdout
-    )
-    dups = [d for d in doctor.get("duplicate_reads", ()) if d["client"] == "copilot"]
+    dups = duplicate_reads(clients, installed, "copilot")
     twice = {d["name"] for d in dups if d["kind"] == "rule"}
     assert set(labels) & in_block == twice
     # CLAUDE.md's `@AGENTS.md`, which Copilot expands: the whole file twice (project).
