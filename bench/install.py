@@ -17,10 +17,10 @@ only at the end, so no command pays for another's writeback or deletions):
 - no-op:  the same command again with nothing changed (`upskill update`);
 - change: one rule's body edited, then the same command (`upskill update`).
 
-`--wide` times the same inputs for the fourteen clients upskill and rulesync both
+`--wide` times the same inputs for the fifteen clients upskill and rulesync both
 write (Claude Code, Copilot, opencode, Codex, Cursor, Windsurf (rulesync's `devin`),
-Cline, Kilo, Roo, Kiro, Qwen Code, Junie, Amp, Zed) against rulesync alone: ruler
-has no target for half of them.
+Cline, Kilo, Roo, Kiro, Qwen Code, Junie, Amp, Zed, Crush) against rulesync alone:
+ruler has no target for half of them.
 
 `--marketplace` times a published-collection install instead (issue 16): 200
 skills with resources in the Claude plugin-marketplace layout (bench/marketplace.py),
@@ -82,6 +82,7 @@ WIDE = {
     "junie": "junie",
     "amp": "amp",
     "zed": "zed",
+    "crush": "crush",
 }
 NARROW = {c: WIDE[c] for c in ("claude", "copilot", "opencode")}
 # upskill client -> the `skills` CLI's agent name (`--marketplace`)
@@ -100,6 +101,7 @@ SKILLS_AGENT = {
     "junie": "junie",
     "amp": "amp",
     "zed": "zed",
+    "crush": "crush",
 }
 # Where each tool puts the marketplace's skills for those clients (checked after every
 # cold run). Several clients share `.agents/skills`; the `skills` CLI writes that one
@@ -122,6 +124,7 @@ MARKETPLACE_DIRS = {
         "skills": (
             ".agents/skills",
             ".claude/skills",
+            ".crush/skills",
             ".junie/skills",
             ".kiro/skills",
             ".qwen/skills",
@@ -132,6 +135,7 @@ MARKETPLACE_DIRS = {
             ".agents/skills",
             ".claude/skills",
             ".cline/skills",
+            ".crush/skills",
             ".cursor/skills",
             ".devin/skills",
             ".github/skills",
@@ -454,7 +458,7 @@ def marketplace_tools(
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--wide", action="store_true", help="the 14 clients both tools write")
+    parser.add_argument("--wide", action="store_true", help="the 15 clients both tools write")
     parser.add_argument(
         "--marketplace",
         action="store_true",
