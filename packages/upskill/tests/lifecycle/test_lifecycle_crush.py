@@ -135,3 +135,33 @@ def test_crush_rendering_goes_where_only_crush_reads(cli, project, tmp_path) -> 
         ".claude/skills/dx/SKILL.md": HEAD + "Common.\n",
         ".crush/skills/dx/SKILL.md": HEAD + "For Crush.\n",
     }
+
+
+def test_a_cursor_copy_crush_also_reads_is_reported(cli, h, project, registry) -> None:  # type: ignore[no-untyped-def]
+    """Crush reads every file under `.cursor/rules/`: a rule whose text differs for
+    Cursor keeps Cursor's copy there beside Crush's section in `AGENTS.md`, so Crush
+    reads it twice, and the run says so; a rule with one text is compiled
+    once and Cursor reads it there."""
+    h.write_item(
+        registry, "rule", "style", "Use four spaces.\n\n<!-- @client:cursor -->\nCursor only."
+        "\n<!-- @endclient -->\n",
+    )  # fmt: skip
+    h.write_item(registry, "rule", "plain", "One text.\n")
+    out = cli.ok("add", str(registry), "style", "plain", "--crush", "--cursor", cwd=project)
+    assert [f for f in h.files(project) if f.startswith((".cursor/", "AGENTS"))] == [
+        ".cursor/rules/style.mdc",
+        "AGENTS.md",
+    ]
+    assert parse_sections((project / "AGENTS.md").read_bytes()) == {
+        "plain": b"One text.\n",
+        "style": b"Use four spaces.\n",
+    }
+    # Cursor reads `AGENTS.md` too: each of the two reads the other's text as well.
+    assert _warnings(out) == [
+        "warning: cursor: 1 rule read twice (rule:style): its own copy, and Crush's text in "
+        "AGENTS.md, which Cursor reads too (the text differs for Cursor, and Crush reads a "
+        "project's rules from AGENTS.md)",
+        "warning: crush: 1 rule read twice (rule:style): its compiled copy, and Cursor's copy "
+        "in .cursor/rules/, where Crush reads every file (the text differs for Cursor, so "
+        "Cursor keeps a copy of its own)",
+    ]

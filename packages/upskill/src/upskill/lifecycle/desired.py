@@ -211,6 +211,52 @@ def read_twice(
     return out
 
 
+def read_in_trees(
+    item: Item,
+    targets: Mapping[str, Sequence[str]],
+    compiled: Mapping[str, str],
+    served: Mapping[str, str],
+    renderings: Mapping[str, Rendering],
+) -> dict[str, tuple[str, str]]:
+    """Clients whose rules are compiled into one file and that also read another
+    client's rule tree, every file in it (Crush: `.cursor/rules/`), where that client
+    keeps a copy of its own this run (its text differs, a `cursor:` block): they read the
+    rule twice, and the run says so (`tree_twice_lines`). Maps each to (the tree, the
+    target whose copy is there). Project scope, once `served` is complete."""
+    if not isinstance(item, Rule) or item.scope_paths:
+        return {}
+    out: dict[str, tuple[str, str]] = {}
+    for target, clients in targets.items():
+        if target not in compiled:
+            continue
+        for client in clients:
+            trees = [r for r in get(client).reads if r.endswith("/")]
+            for other, rendering in sorted(renderings.items()):
+                if other in compiled or other in served or not rendering.files:
+                    continue
+                path = rendering.files[0].path
+                tree = next((t for t in trees if path.startswith(t)), None)
+                if tree is not None:
+                    out[client] = (tree, other)
+                    break
+    return out
+
+
+def tree_twice_lines(twice: Twice) -> list[str]:
+    """One line per client and tree: the rules it reads in its compiled file and again
+    in another client's copy in a tree it reads (`read_in_trees`)."""
+    lines = []
+    for (client, tree, source), rules in sorted(twice.items()):
+        spec, other = get(client), get(source)
+        what = "rule" if len(rules) == 1 else "rules"
+        lines.append(
+            f"{client}: {len(rules)} {what} read twice ({', '.join(sorted(rules))}): its "
+            f"compiled copy, and {other.name}'s copy in {tree}, where {spec.name} reads every "
+            f"file (the text differs for {other.name}, so {other.name} keeps a copy of its own)"
+        )
+    return lines
+
+
 def _readers(
     path: str, targets: Mapping[str, Sequence[str]], compiled: Mapping[str, str]
 ) -> set[str]:
@@ -446,6 +492,7 @@ def render_desired(
     rendered: set[str] = set()
     agent_misses: list[Miss] = []
     twice: Twice = {}
+    in_trees: Twice = {}  # (client, tree, its target) -> rules (`read_in_trees`)
     for done, resolved in enumerate(items, 1):
         if on_item is not None:
             on_item(done, len(items))
@@ -493,6 +540,10 @@ def render_desired(
                 twice.setdefault((client, path, source), []).append(resolved.key)
             rest = {t: r for t, r in renderings.items() if t not in compiled and t not in served}
             served.update(served_elsewhere(rest))
+            for client, (tree, source) in read_in_trees(
+                resolved.item, targets, compiled, served, renderings
+            ).items():
+                in_trees.setdefault((client, tree, source), []).append(resolved.key)
             if isinstance(resolved.item, Agent) and len(targets) > 1:
                 placed = plan_agent(resolved.key, targets, renderings, served, hidden)
                 left_out = placed.served
@@ -539,7 +590,11 @@ def render_desired(
         frozenset(rendered),
         tuple(agent_misses),
         dict(hidden),
-        (*twice_lines(twice), *undelivered_lines(missed, home, compiled_ok)),
+        (
+            *twice_lines(twice),
+            *tree_twice_lines(in_trees),
+            *undelivered_lines(missed, home, compiled_ok),
+        ),
     )
 
 
