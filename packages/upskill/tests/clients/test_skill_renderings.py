@@ -18,7 +18,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from client_probe import OWN_BLOCK, SKILL_CLIENTS, own_line, skill_registry, workspace
+from client_probe import OWN_BLOCK, SKILL_CLIENTS, Install, own_line, skill_registry, workspace
+from client_turns import cline_skill
+from model_endpoint import Endpoint
 from real_clients import Clients
 
 pytestmark = pytest.mark.clients
@@ -28,6 +30,10 @@ OPENCODE_LINE = (
     "warning: skill:dx: opencode sees the copy in .claude/skills/, rendered for claude, amp "
     "(opencode shows one copy from .opencode/skills/, .agents/skills/, .claude/skills/, "
     "not always the same)"
+)
+CLINE_LINE = (
+    "warning: skill:dx: cline sees the copy in .agents/skills/, rendered for windsurf "
+    "(Cline prefers .agents/skills/ to any tree only it reads)"
 )
 RUNS = 5  # opencode picks among copies at random: one listing proves little
 
@@ -136,3 +142,37 @@ def test_amp(clients: Clients, project: tuple[Path, dict]) -> None:
     mine = re.findall(r"^  • dx\n.*\n +file://(\S+)$", listing, re.M)
     assert len(mine) == 1
     _own("amp", Path(mine[0]) / "SKILL.md")
+
+
+@pytest.mark.parametrize(
+    ("beside", "sees"),
+    [
+        # Codex and Gemini keep their renderings in trees Cline does not read.
+        (("codex", "gemini"), "cline"),
+        # Windsurf reads `.agents/skills` alone; Cline prefers it to `.cline/skills`.
+        (("windsurf",), "windsurf"),
+    ],
+)
+def test_cline_loads_the_copy_the_run_named(
+    clients: Clients, tmp_path: Path, endpoint: Endpoint, beside: tuple[str, ...], sees: str
+) -> None:
+    """Cline 3.0.65 reads `.agents/skills` over `.cline/skills` and no `.claude/skills`
+    (clients/cline.py): beside clients that keep their own renderings elsewhere it loads
+    its own copy; beside Windsurf's override in `.agents/skills` it loads that one, as
+    the run says."""
+    home, work, env = workspace(clients, tmp_path)
+    registry = skill_registry(tmp_path, override="windsurf" if "windsurf" in beside else None)
+    flags = [f"--{c}" for c in ("cline", *beside)]
+    done = clients.run([sys.executable, "-m", "upskill", "add", str(registry), *flags],
+                       cwd=work, env=env)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    said = [line for line in done.stderr.splitlines() if "skill:dx" in line]
+    assert said == ([] if sees == "cline" else [CLINE_LINE])
+    at = Install("project", work, work, home, env, (), ("dx",), (), (), done.stderr)
+    names, loaded = cline_skill(clients, at, endpoint, "dx")
+    assert names.count("dx") == 1
+    # One file loaded: the common body, or Windsurf's override, which replaces it.
+    assert loaded.count("Common." if sees == "cline" else own_line("windsurf")) == 1
+    assert {c for c in ("cline", *OWN_BLOCK, "windsurf") if own_line(c) in loaded} == (
+        set() if sees == "cline" else {"windsurf"}
+    )

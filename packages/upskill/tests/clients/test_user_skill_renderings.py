@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from client_probe import OWN_BLOCK, SKILL_CLIENTS, Install, own_line, skill_registry, workspace
-from client_turns import TURNS, prompt_text
+from client_turns import TURNS, cline_skill, prompt_text
 from model_endpoint import Endpoint
 from real_clients import Clients
 
@@ -144,10 +144,8 @@ def test_opencode_gets_a_tree_only_it_reads(
 # listing: what they show is in their first model request (tests/support/client_turns.py).
 # Each gets its own description (a `<client>:` frontmatter block), so the description in
 # the request tells whose rendering the client loaded. Cline names skills without their
-# description: its turn is answered with a call of its `skills` tool, and the file it
-# loads, with its `@client:cline` block, is in the next request.
+# description: the file its `skills` tool loads tells (`client_turns.cline_skill`).
 TURN_CLIENTS = ("claude", "qwen", "factory", "augment", "cline", "continue")
-CLINE_CALL = ("skills", '{"skill":"dx"}')
 
 
 def _described(client: str) -> str:
@@ -186,15 +184,11 @@ def _shown(clients: Clients, at: Install, endpoint: Endpoint, client: str) -> li
     """The renderings of `dx` (the clients named in its description, `all` for the
     common one) that `client`'s turn shows, one entry per copy."""
     if client == "cline":
-        endpoint.tool_call = CLINE_CALL
-    text = prompt_text(TURNS[client](clients, at, endpoint))
-    if client == "cline":
-        (names,) = re.findall(r"Available skills: ([^.\n]*)", text)
-        assert names.split(", ").count("dx") == 1
-        chats = [body for path, body in endpoint.requests if path.endswith("/chat/completions")]
-        loaded = prompt_text(chats[1])  # the turn's answer: the call of the skill tool
+        names, loaded = cline_skill(clients, at, endpoint, "dx")
+        assert names.count("dx") == 1
         whose = "cline" if own_line("cline") in loaded else "all"
         return [whose] * loaded.count("Common.")
+    text = prompt_text(TURNS[client](clients, at, endpoint))
     return re.findall(r"Use when testing one skill, rendered for (\w+)", text)
 
 

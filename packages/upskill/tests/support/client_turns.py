@@ -86,6 +86,19 @@ def cline(clients: Clients, at: Install, endpoint: Endpoint) -> dict[str, Any]:
     return endpoint.first("/chat/completions")
 
 
+def cline_skill(
+    clients: Clients, at: Install, endpoint: Endpoint, name: str
+) -> tuple[list[str], str]:
+    """The skills Cline's turn lists, and the text of the file it loads for `name`.
+    Cline names skills without their description, so which copy it holds shows only once
+    it loads one: the turn is answered with a call of its `skills` tool, and the next
+    request carries the file."""
+    endpoint.tool_call = ("skills", json.dumps({"skill": name}))
+    (names,) = re.findall(r"Available skills: ([^.\n]*)", prompt_text(cline(clients, at, endpoint)))
+    chats = [body for path, body in endpoint.requests if path.endswith("/chat/completions")]
+    return names.split(", "), prompt_text(chats[1])
+
+
 def augment(clients: Clients, at: Install, endpoint: Endpoint) -> dict[str, Any]:
     session = {"accessToken": "x", "tenantURL": f"{endpoint.url}/", "scopes": ["email"]}
     # The recorded turn is what counts; the answer is not Auggie's format, so the run fails.
