@@ -240,3 +240,12 @@ def test_mountinfo_escapes(tmp_path: Path) -> None:
     assert mount_fstype("/tmp/a b", info) == "fuse.cortexfs"
     assert mount_fstype("/tmp/c", info) == "tmpfs"
     assert mount_fstype("/tmp/none", info) is None
+
+
+def test_stale_cgroup_keys_map_back_to_their_agents_only() -> None:
+    from cortexfs.agent_runtime.stale_cgroups import abi_path_of
+
+    for path in ("/agent/coder", "/agent/a.b", "/home/1000/agent/x", "/home/7/agent/x.y"):
+        assert abi_path_of(AgentRef("", path).key) == path
+    for key in ("warm.4242", "agent.", "home.x.agent.y", "home.7.agent.", "test.abc", "agent"):
+        assert abi_path_of(key) is None

@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from agent_cgroups import cgroup_dirs
+from warm_hosts import stop_warm_hosts
 from world_runtime import Runtime, build_runtime, world_python
 
 AGENT_UID = 4242
@@ -148,12 +150,15 @@ def world() -> Iterator[World]:
         ]  # fmt: skip
         for proc in stopping:
             proc.wait(timeout=30)
+        stop_warm_hosts(runtime, here.uid)  # they outlive the agents (idle: 30 s and more)
         for name in here.made:  # what a stopped agent leaves in /run: its lock and log
             for suffix in (".lock", ".log"):
                 Path(f"/run/cortexfs/agent/{name}{suffix}").unlink(missing_ok=True)
         subprocess.run(["fusermount3", "-u", str(ctx)], capture_output=True, check=False)
         subprocess.run(["fusermount3", "-u", "-z", str(ctx)], capture_output=True, check=False)
         shutil.rmtree(base, ignore_errors=True)
+    leftover = [name for name in here.made if cgroup_dirs(f"agent.{name}")]
+    assert not leftover, f"agents left cgroups behind: {leftover}"
 
 
 @dataclass

@@ -7,6 +7,8 @@ import json
 import os
 from pathlib import Path
 
+from warm_hosts import stop_warm_hosts
+
 from cortexfs.ctl_write import write_control
 
 SERVER = r"""
@@ -83,3 +85,7 @@ def test_the_warm_host_outlives_the_agent_that_first_called(world, make_agent) -
     first.stop()
     assert _answers(second, tool, 1)[0]["pid"] == served["pid"]  # the same server, still warm
     assert _parent(served["pid"]) == host
+    second.stop()
+    # What a world's teardown does: SIGTERM stops the host and, through it, its servers.
+    assert stop_warm_hosts(world.runtime, world.uid) == [host]
+    assert not Path(f"/proc/{served['pid']}").exists()

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shutil
 import socket
 import threading
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -16,18 +18,42 @@ PASTA = (
     "--no-map-gw", "--no-icmp", "-t", "none", "-u", "none", "-T", "53", "-U", "53", "--",
 )  # fmt: skip
 GREETING = "hello from the host"
+BIND_WAIT = 120.0
+
+
+def _bind_waiting(server: socket.socket, address: tuple[str, int]) -> None:
+    deadline = time.monotonic() + BIND_WAIT
+    while True:
+        try:
+            server.bind(address)
+            return
+        except OSError as exc:
+            if exc.errno != errno.EADDRINUSE:
+                raise
+            if time.monotonic() >= deadline:
+                server.close()
+                pytest.fail(
+                    f"{address[0]}:{address[1]} stayed in use for {BIND_WAIT:.0f} s "
+                    "(another run's test_sandbox_network, or a DNS server on the host)"
+                )
+            time.sleep(0.2)
 
 
 @pytest.fixture
 def host_dns_port() -> Iterator[list[str]]:
-    """A TCP listener on the host's 127.0.0.1:53, which pasta forwards (-T 53)."""
+    """A TCP listener on the host's 127.0.0.1:53, which pasta forwards (-T 53).
+
+    Port 53 is the point: pasta's argv is fixed by the product (launch/network.py), and
+    the test checks that the sandbox reaches the host's DNS port through it and nothing
+    else. Another run of this test holds the port for a few seconds, so a port in use
+    is waited for (BIND_WAIT seconds), then a failure naming the port."""
     if shutil.which("pasta") is None:
         if os.environ.get("CORTEXFS_REQUIRE_SANDBOX") == "1":
             pytest.fail("CORTEXFS_REQUIRE_SANDBOX=1 but pasta is not installed")
         pytest.skip("pasta is not installed (apt-get install passt)")
     server = socket.socket()
     server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    server.bind(("127.0.0.1", 53))
+    _bind_waiting(server, ("127.0.0.1", 53))
     server.listen()
     peers: list[str] = []
 

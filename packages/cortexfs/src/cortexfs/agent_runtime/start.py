@@ -13,6 +13,7 @@ import contextlib
 import fcntl
 import os
 import sys
+import time
 from dataclasses import dataclass
 
 from cortexfs.agent_runtime.client import request
@@ -21,6 +22,8 @@ from cortexfs.errors import EXIT_INTERNAL, CtxError, Failed, Internal
 from cortexfs.launch.host import gather
 from cortexfs.launch.identity import may_operate
 from cortexfs.launch.plan import plan_launch
+
+LOCK_WAIT = 1.0
 
 
 @dataclass(frozen=True)
@@ -117,11 +120,17 @@ def _fork_supervisor(cfg: StartConfig, sup: Supervisor) -> Started:
 
 
 def _lock(path: str) -> int:
-    """Taken before planning; the supervisor inherits it and holds it until it exits."""
+    """Taken before planning; the supervisor inherits it and holds it until it exits.
+    Another agent's supervisor may hold it for an instant while it reaps this agent's
+    stale cgroup (stale_cgroups.py): that is waited for, up to LOCK_WAIT seconds."""
     fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(fd)
-        raise Failed(f"{path}: the agent is already running or starting") from None
-    return fd
+    deadline = time.monotonic() + LOCK_WAIT
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return fd
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                os.close(fd)
+                raise Failed(f"{path}: the agent is already running or starting") from None
+            time.sleep(0.02)

@@ -21,6 +21,7 @@ from cortexfs.agent_runtime.load import load_spec
 from cortexfs.agent_runtime.paths import RuntimePaths
 from cortexfs.agent_runtime.session_policy import check_read, check_send
 from cortexfs.agent_runtime.sessions import SessionRef, session_ref
+from cortexfs.agent_runtime.stale_cgroups import reap_stale
 from cortexfs.agent_runtime.turn_runner import GRACE_SECONDS, TurnRunner, now
 from cortexfs.agent_runtime.turns import RUNNING, Turn
 from cortexfs.broker.run import child_env, credentials
@@ -116,6 +117,9 @@ class Supervisor:
         if self.host.cgroup:
             host = cgroups.detect_cgroups()
             if host is not None:
+                reaped = reap_stale(host, self.cfg.paths.base)
+                if reaped:
+                    log(f"removed the empty cgroups of stopped agents: {' '.join(reaped)}")
                 self.cgroup = cgroups.create(host, self.cfg.ref.key, self.cfg.request.limits)
                 cgroups.enter(self.cgroup, os.getpid())
                 self.warm.cgroup_host = host
@@ -149,6 +153,12 @@ class Supervisor:
 
     def shutdown(self) -> None:
         log("stopping")
+        try:
+            self._stop_everything()
+        finally:
+            self._remove_cgroup()  # also when a step above failed: nothing else would
+
+    def _stop_everything(self) -> None:
         if self._listener is not None:
             self._listener.close()
         with contextlib.suppress(FileNotFoundError):
@@ -167,11 +177,15 @@ class Supervisor:
         if left:
             log(f"processes {sorted(left)} outlived SIGKILL")
         shutil.rmtree(self.cfg.paths.rundir, ignore_errors=True)
-        if self.cgroup is not None:
-            left = cgroups.kill_others(self.cgroup, os.getpid())
-            if left:
-                log(f"processes {sorted(left)} outlived SIGKILL; cgroup kept")
-            cgroups.leave_and_remove(self.cgroup, os.getpid())
+
+    def _remove_cgroup(self) -> None:
+        if self.cgroup is None:
+            return
+        left = cgroups.kill_others(self.cgroup, os.getpid())
+        if left:
+            log(f"processes {sorted(left)} outlived SIGKILL")
+        if not cgroups.leave_and_remove(self.cgroup, os.getpid()):
+            log(f"cgroup {self.cgroup.dirs[0]} kept: not empty; the next start reaps it")
 
     # -- the agent socket --------------------------------------------------------
     def _accept(self) -> None:

@@ -77,13 +77,35 @@ def _write(path: str, value: str) -> None:
 
 
 def create(host: CgroupHost, key: str, limits: Limits) -> Cgroup:
-    """Make `<root>/cortexfs/<key>` with the limits written; an empty leftover is reused."""
+    """Make `<root>/cortexfs/<key>` with the limits written; an empty leftover is reused.
+    A failure half-way removes the directories this call made (in every hierarchy), so
+    a launch that fails leaves no cgroup behind."""
+    made: list[str] = []
+    try:
+        return _create(host, key, limits, made)
+    except OSError:
+        for path in reversed(made):
+            with contextlib.suppress(OSError):
+                os.rmdir(path)
+        raise
+
+
+def _mkdir(path: str, made: list[str]) -> None:
+    try:
+        os.mkdir(path)
+    except FileExistsError:
+        return
+    made.append(path)
+
+
+def _create(host: CgroupHost, key: str, limits: Limits, made: list[str]) -> Cgroup:
     dirs = []
     if host.version == 1:
         values = cgroup_v1_values(limits)
         for controller, point in host.roots:
             path = os.path.join(point, PARENT, key)
-            os.makedirs(path, exist_ok=True)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            _mkdir(path, made)
             for name, value in values[controller].items():
                 target = os.path.join(path, name)
                 if name in OPTIONAL_V1 and not os.path.exists(target):
@@ -98,7 +120,7 @@ def create(host: CgroupHost, key: str, limits: Limits) -> Cgroup:
     _write(os.path.join(point, "cgroup.subtree_control"), enable)
     _write(os.path.join(parent, "cgroup.subtree_control"), enable)
     path = os.path.join(parent, key)
-    os.makedirs(path, exist_ok=True)
+    _mkdir(path, made)
     for name, value in cgroup_v2_values(limits).items():
         _write(os.path.join(path, name), value)
     return Cgroup(2, (path,))
@@ -130,11 +152,41 @@ def kill_others(cgroup: Cgroup, pid: int, timeout: float = 5.0) -> set[int]:
     return members(cgroup) - {pid}
 
 
-def leave_and_remove(cgroup: Cgroup, pid: int) -> None:
+def remove(cgroup: Cgroup) -> bool:
+    """rmdir the cgroup in every hierarchy; False when a process is still in one (EBUSY:
+    it stays, and a later `reap_stale` removes it once empty)."""
+    removed = True
+    for path in cgroup.dirs:
+        try:
+            os.rmdir(path)
+        except FileNotFoundError:
+            pass
+        except OSError:
+            removed = False
+    return removed
+
+
+def leave_and_remove(cgroup: Cgroup, pid: int) -> bool:
     """Move `pid` back to the hierarchy's root and remove the (now empty) cgroup."""
     for path in cgroup.dirs:
         root = os.path.dirname(os.path.dirname(path))
         with contextlib.suppress(OSError):
             _write(os.path.join(root, "cgroup.procs"), str(pid))
-        with contextlib.suppress(OSError):
-            os.rmdir(path)
+    return remove(cgroup)
+
+
+def existing(host: CgroupHost, prefix: str) -> dict[str, Cgroup]:
+    """Every `cortexfs/<key>` whose key starts with `prefix`, by key, with its directory
+    in each hierarchy that has it (a crash between two mkdirs leaves some only)."""
+    found: dict[str, list[str]] = {}
+    for _controller, point in host.roots:
+        parent = os.path.join(point, PARENT)
+        try:
+            names = sorted(os.listdir(parent))
+        except OSError:
+            continue
+        for name in names:
+            path = os.path.join(parent, name)
+            if name.startswith(prefix) and os.path.isdir(path):
+                found.setdefault(name, []).append(path)
+    return {key: Cgroup(host.version, tuple(dirs)) for key, dirs in found.items()}

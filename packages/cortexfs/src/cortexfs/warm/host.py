@@ -7,7 +7,8 @@ is reachable, since it must go through its broker. Each connection is one call, 
 and run exactly as the object runner would (`runner.run` with the caller's argv,
 environment, working directory and stdin), except that MCP servers come from the pool
 and stay up between calls. The host exits when it has had no session and no call for
-HOST_IDLE seconds.
+HOST_IDLE seconds, or at SIGTERM (how a test world that started it stops it, and
+what an operator sends): both stop every server before the host exits.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import contextlib
 import fcntl
 import json
 import os
+import signal
 import socket
 import struct
 import sys
@@ -105,6 +107,7 @@ class Host:
         self.uid = os.getuid()
         self.namespace = os.readlink("/proc/self/ns/mnt")
         self.listener: socket.socket | None = None
+        self.stopping = threading.Event()  # set by SIGTERM
 
     def bind(self) -> bool:
         """Take the directory's lock and listen; False when another host holds it."""
@@ -179,8 +182,7 @@ class Host:
 
     def run_until_idle(self) -> None:
         threading.Thread(target=self._accept, name="warm-accept", daemon=True).start()
-        while True:
-            time.sleep(_REAP_EVERY)
+        while not self.stopping.wait(_REAP_EVERY):
             left = self.pool.reap()
             with self.lock:
                 quiet = time.monotonic() - self.last_activity
@@ -216,6 +218,7 @@ def main(argv: list[str]) -> int:
     os.write(ready_fd, b"ready\n" if bound else b"busy\n")
     os.close(ready_fd)
     if bound:
+        signal.signal(signal.SIGTERM, lambda _s, _f: host.stopping.set())
         host.run_until_idle()
     return 0
 
