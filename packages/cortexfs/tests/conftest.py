@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 from fake_mcp import CALC_SERVER
-from world_runtime import build_runtime, world_python
+from warm_hosts import stop_warm_hosts
+from world_runtime import Runtime, build_runtime, world_python
 
 BIN = Path(sys.executable).parent
 MOUNT_TIMEOUT = 15.0
@@ -136,6 +137,9 @@ def mounted() -> Iterator[Mount]:
     try:
         yield mount
     finally:
+        python = world_python()
+        if python is not None and (base / "runtime").exists():
+            stop_warm_hosts(Runtime(base / "runtime", python))  # else up 30 s past idle
         if mount.proc.poll() is None:
             stop_mount(mount)
         lazy_unmount(mount.root)

@@ -150,7 +150,7 @@ def world() -> Iterator[World]:
         ]  # fmt: skip
         for proc in stopping:
             proc.wait(timeout=30)
-        stop_warm_hosts(runtime, here.uid)  # they outlive the agents (idle: 30 s and more)
+        stop_warm_hosts(runtime)  # they outlive the agents (idle: 30 s and more)
         for name in here.made:  # what a stopped agent leaves in /run: its lock and log
             for suffix in (".lock", ".log"):
                 Path(f"/run/cortexfs/agent/{name}{suffix}").unlink(missing_ok=True)

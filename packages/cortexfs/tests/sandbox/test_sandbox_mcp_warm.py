@@ -87,5 +87,5 @@ def test_the_warm_host_outlives_the_agent_that_first_called(world, make_agent) -
     assert _parent(served["pid"]) == host
     second.stop()
     # What a world's teardown does: SIGTERM stops the host and, through it, its servers.
-    assert stop_warm_hosts(world.runtime, world.uid) == [host]
+    assert stop_warm_hosts(world.runtime) == [host]
     assert not Path(f"/proc/{served['pid']}").exists()

@@ -5,6 +5,7 @@ directories are its own too."""
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
 import signal
 import socket
@@ -15,25 +16,25 @@ from pathlib import Path
 
 from world_runtime import Runtime
 
-# host_dirs as this world's runtime computes them: its install key names its own copy
-# of the package, so the hosts found there were started by this world and no other.
-_HOST_DIRS = (
-    "import sys; sys.path.insert(0, sys.argv[1]); from cortexfs.warm.paths import host_dirs; "
-    "print(chr(10).join(host_dirs(int(sys.argv[2]))))"
+# The install key as this world's runtime computes it: it names the runtime's own copy
+# of the package, so the hosts found under it were started by this world and no other.
+_INSTALL_KEY = (
+    "import sys; sys.path.insert(0, sys.argv[1]); from cortexfs.warm.paths import install_key; "
+    "print(install_key())"
 )
 _CRED = struct.Struct("3i")
 
 
-def _listener_pid(path: str, uid: int) -> int | None:
+def _listener_pid(path: str) -> int | None:
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
         try:
             sock.connect(path)
-            pid, peer_uid, _ = _CRED.unpack(
+            pid, _uid, _gid = _CRED.unpack(
                 sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _CRED.size)
             )
         except OSError:
             return None
-    return pid if peer_uid == uid else None
+    return pid
 
 
 def _running(pid: int) -> bool:
@@ -44,14 +45,20 @@ def _running(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
-def stop_warm_hosts(runtime: Runtime, uid: int, seconds: float = 70) -> list[int]:
-    """SIGTERM the warm hosts of `uid` that serve this runtime's installation (the host
-    then stops its MCP servers: warm/host.py) and wait for them to exit; their pids."""
-    dirs = subprocess.run(
-        [runtime.python, "-c", _HOST_DIRS, str(runtime.base / "lib"), str(uid)],
+def stop_warm_hosts(runtime: Runtime, seconds: float = 70) -> list[int]:
+    """SIGTERM the warm hosts, of any uid, that serve this runtime's installation (the
+    host then stops its MCP servers: warm/host.py) and wait for them to exit; their pids.
+    A uid's hosts listen in `/run/user/<uid>/cortexfs-calls/<key>/` or
+    `/tmp/cortexfs-calls-<uid>/<key>/` (warm/paths.py)."""
+    key = subprocess.run(
+        [runtime.python, "-c", _INSTALL_KEY, str(runtime.base / "lib")],
         capture_output=True, text=True, check=True,
-    ).stdout.split()  # fmt: skip
-    pids = [p for p in (_listener_pid(f"{d}/calls.sock", uid) for d in dirs) if p]
+    ).stdout.strip()  # fmt: skip
+    sockets = [
+        *glob.glob(f"/run/user/*/cortexfs-calls/{key}/calls.sock"),
+        *glob.glob(f"/tmp/cortexfs-calls-*/{key}/calls.sock"),
+    ]
+    pids = sorted({p for p in map(_listener_pid, sockets) if p})
     for pid in pids:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGTERM)

@@ -138,7 +138,16 @@ class Pool:
         with self._lock:
             every = list(self._live.values())
             self._live.clear()
-        for live in every:
-            if live.session is not None:
-                live.session.close()
-                append_log(live.log, live.session.take_stderr())
+        # All at once: a server that ignores stdin closing and SIGTERM takes two grace
+        # periods to end, and a host stopping with several would take their sum.
+        closing = [threading.Thread(target=_close, args=(live,)) for live in every]
+        for thread in closing:
+            thread.start()
+        for thread in closing:
+            thread.join()
+
+
+def _close(live: _Live) -> None:
+    if live.session is not None:
+        live.session.close()
+        append_log(live.log, live.session.take_stderr())
