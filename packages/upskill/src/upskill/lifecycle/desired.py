@@ -248,13 +248,19 @@ def tree_twice_lines(twice: Twice) -> list[str]:
     lines = []
     for (client, tree, source), rules in sorted(twice.items()):
         spec, other = get(client), get(source)
-        what = "rule" if len(rules) == 1 else "rules"
         lines.append(
-            f"{client}: {len(rules)} {what} read twice ({', '.join(sorted(rules))}): its "
-            f"compiled copy, and {other.name}'s copy in {tree}, where {spec.name} reads every "
-            f"file (the text differs for {other.name}, so {other.name} keeps a copy of its own)"
+            f"{_read_twice(client, rules)}its compiled copy, and {other.name}'s copy in "
+            f"{tree}, where {spec.name} reads every file (the text differs for {other.name}, "
+            f"so {other.name} keeps a copy of its own)"
         )
     return lines
+
+
+def _read_twice(client: str, rules: Iterable[str]) -> str:
+    """The head both twice-read lines share: the client, and which rules."""
+    names = sorted(rules)
+    what = "rule" if len(names) == 1 else "rules"
+    return f"{client}: {len(names)} {what} read twice ({', '.join(names)}): "
 
 
 def _readers(
@@ -366,11 +372,10 @@ def twice_lines(twice: Twice) -> list[str]:
     lines = []
     for (client, path, source), rules in sorted(twice.items()):
         spec, other = get(client), get(source)
-        what = "rule" if len(rules) == 1 else "rules"
         lines.append(
-            f"{client}: {len(rules)} {what} read twice ({', '.join(sorted(rules))}): its own "
-            f"copy, and {other.name}'s text in {path}, which {spec.name} reads too (the text "
-            f"differs for {spec.name}, and {other.name} reads a project's rules from {path})"
+            f"{_read_twice(client, rules)}its own copy, and {other.name}'s text in {path}, "
+            f"which {spec.name} reads too (the text differs for {spec.name}, and "
+            f"{other.name} reads a project's rules from {path})"
         )
     return lines
 
