@@ -9,12 +9,13 @@ import glob
 import os
 import signal
 import socket
-import struct
 import subprocess
 import time
-from pathlib import Path
 
 from world_runtime import Runtime
+
+from cortexfs.agent_runtime.procs import alive
+from cortexfs.jsonl_socket import peer_of
 
 # The install key as this world's runtime computes it: it names the runtime's own copy
 # of the package, so the hosts found under it were started by this world and no other.
@@ -22,27 +23,15 @@ _INSTALL_KEY = (
     "import sys; sys.path.insert(0, sys.argv[1]); from cortexfs.warm.paths import install_key; "
     "print(install_key())"
 )
-_CRED = struct.Struct("3i")
 
 
 def _listener_pid(path: str) -> int | None:
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
         try:
             sock.connect(path)
-            pid, _uid, _gid = _CRED.unpack(
-                sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _CRED.size)
-            )
+            return peer_of(sock).pid
         except OSError:
             return None
-    return pid
-
-
-def _running(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 def stop_warm_hosts(runtime: Runtime, seconds: float = 70) -> list[int]:
@@ -63,7 +52,7 @@ def stop_warm_hosts(runtime: Runtime, seconds: float = 70) -> list[int]:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGTERM)
     deadline = time.monotonic() + seconds
-    while any(_running(pid) for pid in pids):
+    while any(alive(pid) for pid in pids):
         assert time.monotonic() < deadline, f"warm hosts {pids} outlived SIGTERM"
         time.sleep(0.05)
     return pids
