@@ -2,7 +2,8 @@
 
 One document on stdout per run (`add`, `update`, `remove`), shaped by
 `docs/upskill/schemas/run.schema.json`: the items (re)installed and removed,
-each file action (a kept file upskill never wrote with its adoption diff), per
+each file action (a kept file upskill never wrote with its adoption diff), each
+change to a file upskill keeps besides its outputs (`extra_files`), per
 client what its items, MCP servers and plugins did, the warnings and the hooks'
 messages. `remove-mcp` has its own, smaller document
 (`remove-mcp.schema.json`). Progress stays on stderr; the human summary is not
@@ -20,6 +21,7 @@ from upskill.clients import BASELINE_CLIENTS, SELECTABLE_CLIENTS
 
 if TYPE_CHECKING:
     from upskill.lifecycle.engine import Outcome
+    from upskill.lifecycle.extrafiles import Entry, ExtraFile
     from upskill.lifecycle.flow import Committed
     from upskill.state.lockfile import Lockfile
 
@@ -58,6 +60,22 @@ def _file_entry(op: str, path: str, diff: Sequence[str]) -> dict[str, Any]:
     return entry
 
 
+def _entry(entry: Entry) -> dict[str, Any]:
+    if entry.member is None:
+        return {"key": entry.key, "item": entry.value}
+    return {"key": entry.key, "member": entry.member, "value": entry.value}
+
+
+def _extra_entry(extra: ExtraFile) -> dict[str, Any]:
+    """One extra file (`lifecycle.extrafiles`): what the run set and took back there."""
+    return {
+        "op": extra.op.value,
+        "path": extra.path,
+        "set": [_entry(e) for e in extra.added],
+        "took_back": [_entry(e) for e in extra.taken],
+    }
+
+
 def run_document(
     command: str,
     outcome: Outcome,
@@ -84,6 +102,7 @@ def run_document(
             for a in outcome.plan.actions
             if a.op.value not in _QUIET_OPS
         ],
+        "extra_files": [_extra_entry(x) for x in outcome.extras],
         "clients": per_client(outcome, lock, bundles),
         "warnings": list(outcome.warnings),
         "messages": list(messages),
@@ -115,6 +134,7 @@ def empty_document(command: str, *, scope: str, dry_run: bool) -> dict[str, Any]
         "items": [],
         "removed": [],
         "files": [],
+        "extra_files": [],
         "clients": {},
         "warnings": [],
         "messages": [],

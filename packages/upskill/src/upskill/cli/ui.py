@@ -5,10 +5,12 @@ Formatting only; the lines go out through the `Console` (`upskill.cli.console`).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from upskill.cli.console import Console
+from upskill.lifecycle.extrafiles import Entry, ExtraFile, ExtraOp
 from upskill.lifecycle.plan import Action, Op, Plan
 
 if TYPE_CHECKING:
@@ -38,6 +40,38 @@ def plan_lines(plan: Plan, diffs: Mapping[str, Sequence[str]] | None = None) -> 
             lines.append(f"  {a.op.value:<18} {a.path}")
             lines.extend(f"    {line}" for line in (diffs or {}).get(a.path, ()))
     return lines
+
+
+def entry_text(entry: Entry) -> str:
+    """An entry as the JSON it is in the file: `"key": {"member": value}`, `"key": [item]`."""
+    key, value = json.dumps(entry.key), json.dumps(entry.value)
+    if entry.member is None:
+        return f"{key}: [{value}]"
+    return f"{key}: {{{json.dumps(entry.member)}: {value}}}"
+
+
+def extra_text(extra: ExtraFile, *, taken: str) -> str:
+    """`path: set A, B; <taken> C`: what a change to an extra file sets and takes back
+    (`taken`: "took back" once done, "take back" in a plan); the path alone for a file
+    written whole."""
+    parts = []
+    for verb, entries in (("set", extra.added), (taken, extra.taken)):
+        if entries:
+            parts.append(f"{verb} {', '.join(entry_text(e) for e in entries)}")
+    return f"{extra.path}: {'; '.join(parts)}" if parts else extra.path
+
+
+def extra_plan_lines(extras: Iterable[ExtraFile]) -> list[str]:
+    """The extra files in a plan listing, one line each, as `plan_lines` shows outputs."""
+    return [f"  {x.op.value:<18} {extra_text(x, taken='take back')}" for x in extras]
+
+
+_DONE = {ExtraOp.CREATE: "created", ExtraOp.UPDATE: "updated", ExtraOp.REMOVE: "removed"}
+
+
+def extra_lines(extras: Iterable[ExtraFile]) -> list[str]:
+    """One line per extra file a run changed: `updated .vscode/settings.json: set …`."""
+    return [f"{_DONE[x.op]} {extra_text(x, taken='took back')}" for x in extras]
 
 
 def noteworthy(
@@ -94,7 +128,7 @@ def report_dry_run(console: Console, outcome: Outcome) -> int:
         console.warn(warning)
     for line in repin_lines(outcome, "would re-pin"):
         console.info(line)
-    lines = plan_lines(outcome.plan, outcome.diffs)
+    lines = plan_lines(outcome.plan, outcome.diffs) + extra_plan_lines(outcome.extras)
     console.data("".join(f"{line}\n" for line in lines) or "nothing to do\n")
     return 0
 
@@ -131,7 +165,11 @@ def report_install(
     console.done()
     for warning in outcome.warnings:
         console.warn(warning)
-    for line in [*noteworthy(outcome.plan.actions, outcome.diffs), *committed.messages]:
+    for line in [
+        *noteworthy(outcome.plan.actions, outcome.diffs),
+        *extra_lines(outcome.extras),
+        *committed.messages,
+    ]:
         console.info(line)
     per_client = client_lines(outcome, committed.lock, bundles)
     if per_client:
@@ -153,6 +191,7 @@ def report_update(
     for line in [
         *repin_lines(outcome, "re-pinned"),
         *noteworthy(outcome.plan.actions, outcome.diffs),
+        *extra_lines(outcome.extras),
         *committed.messages,
     ]:
         console.info(line)
@@ -161,7 +200,7 @@ def report_update(
         owner.item for action in outcome.plan.changes for owner in owners.get(action.path, ())
     }
     removed = len(outcome.removed)
-    changes = len(outcome.plan.changes)
+    changes = len(outcome.plan.changes) + len(outcome.extras)
     if not changes and not removed:
         console.info(f"Already up to date{tail(outcome.plan)}.")
         return 0

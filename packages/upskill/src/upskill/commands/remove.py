@@ -67,7 +67,7 @@ def run(args: argparse.Namespace, console: Console, world: World) -> int:
     import dataclasses
 
     from upskill.cli.runjson import committed_document, emit, run_document
-    from upskill.cli.ui import noteworthy, plural, report_dry_run, tail
+    from upskill.cli.ui import extra_lines, noteworthy, plural, report_dry_run, tail
     from upskill.errors import UsageError
     from upskill.lifecycle.engine import plan_remove
     from upskill.lifecycle.flow import commit
@@ -119,7 +119,7 @@ def run(args: argparse.Namespace, console: Console, world: World) -> int:
         return emit(console, document)
     for warning in outcome.warnings:
         console.warn(warning)
-    for line in [*noteworthy(outcome.plan.actions), *messages]:
+    for line in [*noteworthy(outcome.plan.actions), *extra_lines(outcome.extras), *messages]:
         console.info(line)
     removed = len(outcome.removed)
     console.info(f"{plural(removed, 'item')} removed{tail(outcome.plan)}")

@@ -32,6 +32,8 @@ from upskill.errors import UpskillError
 from upskill.format.model import Kind
 from upskill.fsio import read_contained
 from upskill.lifecycle.edits import ABSENT, Edit, Member
+from upskill.lifecycle.extrafiles import Entry, ExtraFile, ExtraOp
+from upskill.lifecycle.hashing import sha256_bytes
 from upskill.render.tables import Site, layout
 from upskill.state.lockfile import Lockfile
 
@@ -217,15 +219,29 @@ def _in_rule_tree(path: str, target: str, home: bool) -> bool:
         return False
 
 
+@dataclass(frozen=True)
+class Rewrite:
+    """How a run changes one ancillary file, and the entries that change can set or
+    take back there (what `changed` reports)."""
+
+    update: Updater
+    entries: tuple[Entry, ...] = ()
+
+
+def _listed(path: str, add: Sequence[str], drop: Sequence[str] = ()) -> Rewrite:
+    entries = tuple(Entry("instructions", None, e) for e in (*add, *drop))
+    return Rewrite(instructions_list(path, add, drop), entries)
+
+
 def ancillary_updaters(
     before: Installed, after: Installed, *, home: bool, agents_md: bool = False
-) -> dict[str, Updater]:
+) -> dict[str, Rewrite]:
     """Which ancillary files a run touches, given what was installed before and after it
     and whether the scope has an `AGENTS.md`: `CLAUDE.md`'s `@AGENTS.md` is written only
     when it resolves (Claude Code and Copilot inject an unresolved reference as literal
     text). Nothing a run did not change is rewritten. The files and what goes in them
     are the clients' registrations (`clients.base.Registration`)."""
-    out: dict[str, Updater] = {}
+    out: dict[str, Rewrite] = {}
     if home:
         for client, reg in RULE_LISTS.items():
             if reg.rule_list_home is None:
@@ -235,17 +251,17 @@ def ancillary_updaters(
             gone = [f"~/{p}" for c, p in before.listed_rules if c == client and p not in now]
             if entries or gone:
                 path = reg.rule_list_home
-                out[path] = instructions_list(path, entries, gone)
+                out[path] = _listed(path, entries, gone)
         return out
     for client, memory in IMPORTERS.items():
         if client in after.targets and agents_md:
-            out[memory] = agents_md_import
+            out[memory] = Rewrite(agents_md_import)
     for client, reg in RULE_LISTS.items():
         assert reg.rule_list is not None
         if client in after.rule_targets:
-            out[reg.rule_list] = instructions_list(reg.rule_list, (reg.rule_glob,))
+            out[reg.rule_list] = _listed(reg.rule_list, (reg.rule_glob,))
         elif client in before.rule_targets:
-            out[reg.rule_list] = instructions_list(reg.rule_list, (), (reg.rule_glob,))
+            out[reg.rule_list] = _listed(reg.rule_list, (), (reg.rule_glob,))
     return out
 
 
@@ -261,6 +277,44 @@ def registered(after: Installed, *, home: bool) -> dict[str, tuple[Member, ...]]
         if client in after.rule_clients and reg.settings is not None:
             out[reg.settings] = (*out.get(reg.settings, ()), (*reg.settings_key, True))
     return out
+
+
+def member_entry(member: Member) -> Entry:
+    key, name, value = member
+    return Entry(key, name, value)
+
+
+def changed(
+    path: str, before: bytes | None, after: bytes | None, entries: Sequence[Entry]
+) -> ExtraFile:
+    """The record of a run taking an ancillary file from `before` to `after` (None:
+    absent): which of `entries` (those the run may set or take back there) it holds
+    after and did not before, and the reverse. Read from the bytes themselves, so the
+    report says what the write does, whichever edit produced it."""
+    had, has = _present(path, before, entries), _present(path, after, entries)
+    added = tuple(e for e in entries if e in has and e not in had)
+    taken = tuple(e for e in entries if e in had and e not in has)
+    if after is None:
+        assert before is not None  # a removal removes a file
+        return ExtraFile(path, ExtraOp.REMOVE, None, sha256_bytes(before), added, taken)
+    op = ExtraOp.CREATE if before is None else ExtraOp.UPDATE
+    return ExtraFile(path, op, after, "", added, taken)
+
+
+def _present(path: str, data: bytes | None, entries: Sequence[Entry]) -> frozenset[Entry]:
+    if data is None or not entries:
+        return frozenset()
+    value = _load(data, path)[0]
+    found = set()
+    for entry in entries:
+        held = value.get(entry.key)
+        if entry.member is None:
+            here = type(held) is list and entry.value in held
+        else:
+            here = type(held) is dict and entry.member in held
+        if here:
+            found.add(entry)
+    return frozenset(found)
 
 
 def legacy_members(path: str) -> tuple[Member, ...]:

@@ -1,7 +1,7 @@
 """Compose resolve -> render -> observe -> plan into one install/remove outcome.
 
-Nothing here writes: the outcome carries the plan, the ancillary writes and
-the new lockfile, and `commit_outcome` hands them to the journal.
+Nothing here writes: the outcome carries the plan, the changes to the extra files
+(`lifecycle.extrafiles`) and the new lockfile, and `commit_outcome` hands them to the journal.
 """
 
 from __future__ import annotations
@@ -23,8 +23,10 @@ from upskill.lifecycle.ancillary import (
     AGENTS_MD,
     IMPORTERS,
     ancillary_updaters,
+    changed,
     installed,
     legacy_members,
+    member_entry,
     put_members,
     read_optional,
     registered,
@@ -40,6 +42,7 @@ from upskill.lifecycle.desired import (
     render_desired,
     undelivered_lines,
 )
+from upskill.lifecycle.extrafiles import ExtraFile, ExtraOp
 from upskill.lifecycle.hashing import FileState, tree_hash
 from upskill.lifecycle.journal import Remove, Stat, Transaction, Write, apply_transaction
 from upskill.lifecycle.observe import Observer
@@ -74,7 +77,9 @@ class Repin:
 class Outcome:
     plan: Plan
     lock: Lockfile
-    ancillary: tuple[Write, ...]
+    # The files upskill keeps besides the plan's (`CLAUDE.md`, `opencode.json`, settings),
+    # one record per file this run changes: written from these, and reported.
+    extras: tuple[ExtraFile, ...]
     items: tuple[ItemRecord, ...]  # items (re)installed by this run
     removed: tuple[str, ...]  # item keys dropped from the lock
     clients: tuple[str, ...]  # selectable clients written, canonical order
@@ -85,8 +90,6 @@ class Outcome:
     repinned: tuple[Repin, ...] = ()
     # Per kept file upskill never wrote: the diff from it to upskill's rendering.
     diffs: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
-    # Ancillary files upskill created and now takes back (`lifecycle.edits`).
-    ancillary_removes: tuple[Remove, ...] = ()
 
     def transaction(self, current_lock_bytes: bytes | None) -> Transaction:
         writes = [
@@ -94,9 +97,9 @@ class Outcome:
             for a in self.plan.actions
             if a.op.writes and a.data is not None
         ]
-        writes += list(self.ancillary)
+        writes += [Write(x.path, x.data) for x in self.extras if x.data is not None]
         removes = [Remove(a.path, a.expected or "") for a in self.plan.actions if a.op.removes]
-        removes += list(self.ancillary_removes)
+        removes += [Remove(x.path, x.expected) for x in self.extras if x.op is ExtraOp.REMOVE]
         new_lock = serialise_lockfile(self.lock)
         lock_bytes = None if new_lock == current_lock_bytes else new_lock
         return Transaction(tuple(writes), tuple(removes), lock_bytes)
@@ -228,7 +231,7 @@ def plan_install(
     return Outcome(
         plan,
         dataclasses.replace(new_lock, edits=extras.edits),
-        extras.writes,
+        extras.files,
         tuple(new_items),
         removed,
         tuple(c for c in SELECTABLE_CLIENTS if c in written),
@@ -236,7 +239,6 @@ def plan_install(
         observer.files,
         _repins(resolution, lock),
         foreign_diffs(scope.root, plan.actions),
-        extras.removes,
     )
 
 
@@ -375,8 +377,7 @@ def _dropped_lines(dropped: Iterable[Owner]) -> list[str]:
 
 @dataclass(frozen=True)
 class _Extras:
-    writes: tuple[Write, ...]
-    removes: tuple[Remove, ...]
+    files: tuple[ExtraFile, ...]  # one per file the run changes, by path
     edits: tuple[EditRecord, ...]  # the lock's record of settings edits after the run
     hidden: dict[str, frozenset[str]]  # the agent trees each client does not read after it
     lines: tuple[str, ...]  # a tree upskill hid that a team file now makes it show again
@@ -399,11 +400,12 @@ def _ancillary(
     home = scope.kind is ScopeKind.GLOBAL
     agents_md = installing and AGENTS_MD not in compiled and (scope.root / AGENTS_MD).is_file()
     was, now = installed(before, home=home), installed(after, home=home)
-    writes, removes = [], []
-    for rel, update in ancillary_updaters(was, now, home=home, agents_md=agents_md).items():
-        new = update(read_optional(scope.root / rel, scope.root))
+    files: dict[str, ExtraFile] = {}
+    for rel, rewrite in ancillary_updaters(was, now, home=home, agents_md=agents_md).items():
+        current = read_optional(scope.root / rel, scope.root)
+        new = rewrite.update(current)
         if new is not None:
-            writes.append(Write(rel, new))
+            files[rel] = changed(rel, current, new, rewrite.entries)
     wanted = dict(registered(now, home=home))
     lines: tuple[str, ...] = ()
     if not home:
@@ -432,13 +434,12 @@ def _ancillary(
         final[rel] = current if done.keep else done.data
         if done.keep:
             continue
-        if done.data is None:
-            removes.append(Remove(rel, done.expected))
-        else:
-            writes.append(Write(rel, done.data))
+        entries = tuple(member_entry(m) for m in dict.fromkeys((*ours, *wanted.get(rel, ()))))
+        files[rel] = changed(rel, current, done.data, entries)
     read = _reader(scope)
     hidden = {} if home else at.hidden(lambda p: final[p] if p in final else read(p))
-    return _Extras(tuple(writes), tuple(removes), tuple(recorded.values()), hidden, lines)
+    extra = tuple(files[p] for p in sorted(files))
+    return _Extras(extra, tuple(recorded.values()), hidden, lines)
 
 
 def _ours(rel: str, edit: EditRecord | None) -> tuple[ed.Member, ...]:
@@ -509,13 +510,12 @@ def plan_remove(scope: Scope, lock: Lockfile, keys: Iterable[str]) -> Outcome:
     return Outcome(
         plan,
         new_lock,
-        extras.writes,
+        extras.files,
         (),
         tuple(sorted(managed)),
         (),
         warnings,
         observer.files,
-        ancillary_removes=extras.removes,
     )
 
 

@@ -1,0 +1,44 @@
+"""What a run does to a file upskill keeps besides its plan outputs.
+
+`CLAUDE.md`, `opencode.json` and `.vscode/settings.json` are shared with the team and
+edited, not owned (`lifecycle.ancillary`, `lifecycle.edits`), so they are no plan
+actions. A run still changes them, and the user must see that as they see an output
+written: one `ExtraFile` per file says what is written or removed and what upskill
+set and took back there. The outcome's transaction is built from these same records
+(`engine.Outcome`), so what the CLI reports is what is written, never a second account.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class ExtraOp(enum.Enum):
+    CREATE = "create"
+    UPDATE = "update"
+    REMOVE = "remove"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One thing upskill keeps in a JSON file: `member` of the object `key` mapped to
+    `value`, or (`member` None) `value` an item of the array `key`."""
+
+    key: str
+    member: str | None
+    value: object
+
+
+@dataclass(frozen=True)
+class ExtraFile:
+    """A change to one extra file: `data` written (create, update), or the file removed
+    while it still holds `expected` (its sha256); `added` and `taken` are the entries
+    upskill set and took back (none for a file written whole, `CLAUDE.md`)."""
+
+    path: str
+    op: ExtraOp
+    data: bytes | None = None
+    expected: str = ""
+    added: tuple[Entry, ...] = ()
+    taken: tuple[Entry, ...] = ()
