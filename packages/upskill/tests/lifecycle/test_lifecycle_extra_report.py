@@ -158,3 +158,49 @@ def test_json_carries_settings_members(cli, project, registry) -> None:  # type:
         }
     ]
     assert not (project / ".vscode").exists()
+
+
+def test_global_opencode_entries_of_one_list_share_a_line(cli, tmp_path, registry) -> None:  # type: ignore[no-untyped-def]
+    config = ".config/opencode/opencode.json"
+    listed = '"instructions": ["~/.agents/rules/commits/RULE.md", "~/.agents/rules/style/RULE.md"]'
+    dry = cli.run("add", "-g", str(registry), "--opencode", "-n", cwd=tmp_path, extra=BIN)
+    assert (dry.returncode, _lines(dry.stdout)[-1]) == (
+        0,
+        f"  create             {config}: set {listed}",
+    )
+    assert not (cli.home / ".config/opencode").exists()
+    out = cli.run("add", "-g", str(registry), "--opencode", cwd=tmp_path, extra=BIN)
+    assert out.returncode == 0
+    assert _lines(out.stderr)[-2:] == [
+        f"created {config}: set {listed}",
+        "4 items installed for opencode",
+    ]
+    out = cli.run("remove", "-g", "style", cwd=tmp_path, extra=BIN)
+    assert (out.returncode, _lines(out.stderr)) == (
+        0,
+        [
+            f'updated {config}: took back "instructions": ["~/.agents/rules/style/RULE.md"]',
+            "1 item removed",
+        ],
+    )
+
+
+def test_changed_reads_the_entries_from_the_bytes() -> None:
+    """A member the file held before (the team's) is neither set nor taken back; a
+    removal names the sha256 the file must still have."""
+    import hashlib
+
+    from upskill.lifecycle.ancillary import changed
+    from upskill.lifecycle.extrafiles import Entry, ExtraFile, ExtraOp
+
+    team, ours = Entry("k", "m", True), Entry("k", "n", False)
+    before, after = b'{"k": {"m": true}}', b'{"k": {"m": true, "n": false}}'
+    assert changed("s.json", before, after, (team, ours)) == ExtraFile(
+        "s.json", ExtraOp.UPDATE, after, added=(ours,)
+    )
+    assert changed("s.json", after, None, (team, ours)) == ExtraFile(
+        "s.json", ExtraOp.REMOVE, None, hashlib.sha256(after).hexdigest(), taken=(team, ours)
+    )
+    assert changed("CLAUDE.md", None, b"@AGENTS.md\n", ()) == ExtraFile(
+        "CLAUDE.md", ExtraOp.CREATE, b"@AGENTS.md\n"
+    )

@@ -42,12 +42,20 @@ def plan_lines(plan: Plan, diffs: Mapping[str, Sequence[str]] | None = None) -> 
     return lines
 
 
-def entry_text(entry: Entry) -> str:
-    """An entry as the JSON it is in the file: `"key": {"member": value}`, `"key": [item]`."""
-    key, value = json.dumps(entry.key), json.dumps(entry.value)
-    if entry.member is None:
-        return f"{key}: [{value}]"
-    return f"{key}: {{{json.dumps(entry.member)}: {value}}}"
+def entries_text(entries: Iterable[Entry]) -> str:
+    """Entries as the JSON they are in the file, one fragment per key in first-seen order:
+    `"key": {"member": value, …}` for object members, `"key": [item, …]` for array items."""
+    grouped: dict[tuple[str, bool], list[str]] = {}
+    for e in entries:
+        value = json.dumps(e.value)
+        part = value if e.member is None else f"{json.dumps(e.member)}: {value}"
+        grouped.setdefault((e.key, e.member is None), []).append(part)
+    return ", ".join(
+        f"{json.dumps(key)}: [{', '.join(parts)}]"
+        if listed
+        else f"{json.dumps(key)}: {{{', '.join(parts)}}}"
+        for (key, listed), parts in grouped.items()
+    )
 
 
 def extra_text(extra: ExtraFile, *, taken: str) -> str:
@@ -57,7 +65,7 @@ def extra_text(extra: ExtraFile, *, taken: str) -> str:
     parts = []
     for verb, entries in (("set", extra.added), (taken, extra.taken)):
         if entries:
-            parts.append(f"{verb} {', '.join(entry_text(e) for e in entries)}")
+            parts.append(f"{verb} {entries_text(entries)}")
     return f"{extra.path}: {'; '.join(parts)}" if parts else extra.path
 
 
