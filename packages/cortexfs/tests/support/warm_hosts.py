@@ -38,15 +38,15 @@ def stop_warm_hosts(runtime: Runtime, seconds: float = 70) -> list[int]:
     """SIGTERM the warm hosts, of any uid, that serve this runtime's installation (the
     host then stops its MCP servers: warm/host.py) and wait for them to exit; their pids.
     A uid's hosts listen in `/run/user/<uid>/cortexfs-calls/<key>/` or
-    `/tmp/cortexfs-calls-<uid>/<key>/` (warm/paths.py)."""
+    `/tmp/cortexfs-calls-<uid>/<key>/` (warm/paths.py), and none of those directories
+    may outlive its host (warm/lifetime.py)."""
     key = subprocess.run(
         [runtime.python, "-c", _INSTALL_KEY, str(runtime.base / "lib")],
         capture_output=True, text=True, check=True,
     ).stdout.strip()  # fmt: skip
-    sockets = [
-        *glob.glob(f"/run/user/*/cortexfs-calls/{key}/calls.sock"),
-        *glob.glob(f"/tmp/cortexfs-calls-*/{key}/calls.sock"),
-    ]
+    directories = [*glob.glob(f"/run/user/*/cortexfs-calls/{key}"),
+                   *glob.glob(f"/tmp/cortexfs-calls-*/{key}")]  # fmt: skip
+    sockets = [f"{directory}/calls.sock" for directory in directories]
     pids = sorted({p for p in map(_listener_pid, sockets) if p})
     for pid in pids:
         with contextlib.suppress(ProcessLookupError):
@@ -55,4 +55,6 @@ def stop_warm_hosts(runtime: Runtime, seconds: float = 70) -> list[int]:
     while any(alive(pid) for pid in pids):
         assert time.monotonic() < deadline, f"warm hosts {pids} outlived SIGTERM"
         time.sleep(0.05)
+    left = [d for d in directories if os.path.lexists(d)]
+    assert not left, f"warm host directories outlived their hosts: {left}"
     return pids

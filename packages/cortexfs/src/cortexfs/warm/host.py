@@ -8,13 +8,13 @@ and run exactly as the object runner would (`runner.run` with the caller's argv,
 environment, working directory and stdin), except that MCP servers come from the pool
 and stay up between calls. The host exits when it has had no session and no call for
 HOST_IDLE seconds, or at SIGTERM (how a test world that started it stops it, and
-what an operator sends): both stop every server before the host exits.
+what an operator sends): both stop every server and remove DIR before the host exits
+(warm/lifetime.py; at its start the host reaps the directories of hosts that died).
 """
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
 import signal
@@ -30,7 +30,8 @@ from cortexfs.drivers import run_driver
 from cortexfs.events import EventWriter
 from cortexfs.mcp_calls import McpCall
 from cortexfs.runner import guarded, run
-from cortexfs.warm.paths import LOCK, SOCKET, private_dir
+from cortexfs.warm.lifetime import reap_around, remove_own, take_lock
+from cortexfs.warm.paths import SOCKET
 from cortexfs.warm.pool import Pool
 from cortexfs.warm.wire import EXIT_PREFIX, MAGIC_JOB, MAX_REQUEST, decode_request
 
@@ -111,12 +112,8 @@ class Host:
 
     def bind(self) -> bool:
         """Take the directory's lock and listen; False when another host holds it."""
-        private_dir(self.directory, self.uid)
-        lock_fd = os.open(f"{self.directory}/{LOCK}", os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(lock_fd)
+        lock_fd = take_lock(self.directory, self.uid)
+        if lock_fd is None:
             return False
         self._lock_fd = lock_fd  # held for the host's life
         path = f"{self.directory}/{SOCKET}"
@@ -194,7 +191,8 @@ class Host:
 
     def stop(self) -> None:
         """Unlink the socket while still holding the lock, so no runner connects to a
-        host that is going away; then stop every server."""
+        host that is going away; then stop every server, and remove the directory
+        (warm/lifetime.py) before the lock goes with the process."""
         with contextlib.suppress(OSError):
             os.unlink(f"{self.directory}/{SOCKET}")
         if self.listener is not None:
@@ -205,6 +203,7 @@ class Host:
         while self.active and time.monotonic() < deadline:
             time.sleep(0.05)  # a call accepted just before the end finishes first
         self.pool.close_all()
+        remove_own(self.directory, self._lock_fd)
 
 
 def main(argv: list[str]) -> int:
@@ -219,6 +218,7 @@ def main(argv: list[str]) -> int:
     os.close(ready_fd)
     if bound:
         signal.signal(signal.SIGTERM, lambda _s, _f: host.stopping.set())
+        reap_around(directory, host.uid)  # the directories of hosts that died
         host.run_until_idle()
     return 0
 
