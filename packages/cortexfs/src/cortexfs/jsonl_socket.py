@@ -39,6 +39,10 @@ class Peer:
 
 
 def peer_of(sock: socket.socket) -> Peer:
+    """The connected peer's credentials, as the kernel recorded them at connect (or
+    socketpair). The one reading of `struct ucred` in the package: how to connect
+    (blocking or not) stays with the caller. warm/handoff.py keeps its own, since the
+    object runner imports only modules the interpreter has already loaded."""
     raw = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
     pid, uid, gid = struct.unpack("3i", raw)
     return Peer(pid, uid, gid)

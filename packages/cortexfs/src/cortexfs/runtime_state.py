@@ -12,27 +12,25 @@ from __future__ import annotations
 import contextlib
 import os
 import socket
-import struct
 
 from cortexfs.agent_runtime.paths import run_base
-
-_CRED = struct.Struct("3i")  # struct ucred: pid, uid, gid
+from cortexfs.jsonl_socket import peer_of
 
 
 def _listener(path: str) -> tuple[int, int] | None:
-    """(pid, uid) of the process listening on the Unix socket `path`, if one is."""
+    """(pid, uid) of the process listening on the Unix socket `path`, if one is. The
+    connect is non-blocking: the mount daemon asks this while serving a read, and a
+    supervisor with a full backlog must not stall it."""
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM | socket.SOCK_NONBLOCK)
     try:
         sock.connect(path)
-        pid, uid, _gid = _CRED.unpack(
-            sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _CRED.size)
-        )
+        peer = peer_of(sock)
     except OSError:  # absent, refused, not a socket, backlog full: not provably live
         return None
     finally:
         with contextlib.suppress(OSError):
             sock.close()
-    return pid, uid
+    return peer.pid, peer.uid
 
 
 def supervisor_pid(alias_target: str | None, abi_path: str, owner: int) -> int | None:

@@ -14,12 +14,12 @@ import contextlib
 import os
 import select
 import socket
-import struct
 import subprocess
 import threading
 import time
 from typing import Any
 
+from cortexfs.jsonl_socket import peer_of
 from cortexfs.launch import cgroups
 from cortexfs.launch.host import python_command
 from cortexfs.launch.identity import Identity
@@ -27,7 +27,6 @@ from cortexfs.launch.limits import Limits
 from cortexfs.warm.paths import SOCKET, host_dirs
 
 _READY_WAIT = 10.0
-_CRED = struct.Struct("3i")
 
 
 def serving(path: str, uid: int) -> bool:
@@ -35,9 +34,7 @@ def serving(path: str, uid: int) -> bool:
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
         try:
             sock.connect(path)
-            _pid, peer_uid, _gid = _CRED.unpack(
-                sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _CRED.size)
-            )
+            peer_uid = peer_of(sock).uid
         except OSError:
             return False
     return bool(peer_uid == uid)

@@ -19,7 +19,6 @@ import json
 import os
 import signal
 import socket
-import struct
 import sys
 import threading
 import time
@@ -28,6 +27,7 @@ from typing import IO, Any
 
 from cortexfs.drivers import run_driver
 from cortexfs.events import EventWriter
+from cortexfs.jsonl_socket import peer_of
 from cortexfs.mcp_calls import McpCall
 from cortexfs.runner import guarded, run
 from cortexfs.warm.lifetime import reap_around, remove_own, take_lock
@@ -37,7 +37,6 @@ from cortexfs.warm.wire import EXIT_PREFIX, MAGIC_JOB, MAX_REQUEST, decode_reque
 
 HOST_IDLE = 30.0
 _REAP_EVERY = 0.5
-_CRED = struct.Struct("3i")
 
 
 class _Bound:
@@ -130,13 +129,11 @@ class Host:
         return True
 
     def _peer_ok(self, sock: socket.socket) -> bool:
-        pid, uid, _gid = _CRED.unpack(
-            sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _CRED.size)
-        )
-        if uid != self.uid:
+        peer = peer_of(sock)
+        if peer.uid != self.uid:
             return False
         try:
-            return os.readlink(f"/proc/{pid}/ns/mnt") == self.namespace
+            return os.readlink(f"/proc/{peer.pid}/ns/mnt") == self.namespace
         except OSError:
             return False
 
