@@ -7,7 +7,10 @@ follows and Copilot sends as the literal line. Checked beside VS Code (whose sha
 `.github/instructions` copy Copilot reads too) and beside Codex (whose compiled
 `AGENTS.md` Copilot reads instead of a copy of its own), in a project, also with
 Gemini told to read `AGENTS.md` (`context.fileName`), where it is served by the
-block upskill compiles there; and in the global scope, where Gemini's rules are
+block upskill compiles there; with those settings and an `AGENTS.md` upskill owns,
+where Codex's rules move to `AGENTS.override.md` and Gemini reads each rule in
+`AGENTS.md` or its own `GEMINI.md` (`lifecycle.override`, checked with Codex's
+`debug prompt-input` too); and in the global scope, where Gemini's rules are
 `~/.gemini/GEMINI.md`, which Copilot does not read. Each client's first model
 request (`client_turns.py`) must show each rule's heading once. The one exception is
 Codex's, not Gemini's: a rule whose text differs for Copilot (a `copilot:` block) keeps
@@ -43,6 +46,9 @@ CASES = {
     "vscode": ("project", ("gemini", "copilot", "vscode")),
     "codex": ("project", ("codex", "gemini", "copilot")),  # AGENTS.md with a block
     "configured": ("project", ("codex", "gemini", "copilot")),  # and settings naming it
+    # Settings naming AGENTS.md and GEMINI.md, and no team AGENTS.md: Codex's rules move to
+    # AGENTS.override.md, and Gemini reads each rule in AGENTS.md or its own GEMINI.md.
+    "moved": ("project", ("codex", "gemini", "copilot")),
     "global": ("global", ("gemini", "copilot", "vscode")),
 }
 IMPORT = "@.gemini/upskill.md"
@@ -54,6 +60,11 @@ def installed(
 ) -> Install:
     scope, ids = CASES[request.param]
     base = tmp_path_factory.mktemp(request.param)
+    if request.param == "moved":
+        files = {".gemini/settings.json": SETTINGS}
+        at = install_bundle(clients, base, scope, ids, agents_md=None, files=files)
+        assert _moved(at)
+        return at
     if request.param in ("codex", "configured"):
         files = {".gemini/settings.json": SETTINGS} if request.param == "configured" else {}
         return install_bundle(clients, base, scope, ids, agents_md=BLOCK, files=files)
@@ -63,6 +74,8 @@ def installed(
 def _twice(at: Install) -> set[str]:
     """The rules Copilot reads in its own tree and in the AGENTS.md block."""
     if at.scope != "project":
+        return set()
+    if not (at.root / "AGENTS.md").is_file():
         return set()
     block = split_block((at.root / "AGENTS.md").read_bytes())
     compiled = set(parse_sections(block.content) or ()) if block is not None else set()
@@ -78,21 +91,37 @@ def _configured(at: Install) -> bool:
     return "context" in json.loads(settings.read_text())
 
 
+def _moved(at: Install) -> bool:
+    """Whether Codex reads its rules from AGENTS.override.md."""
+    return at.scope == "project" and (at.root / "AGENTS.override.md").is_file()
+
+
 def _compiled(at: Install) -> dict[str, str]:
     """The rules Gemini reads, each with its heading: every always-on rule, in its own
-    file, or in the AGENTS.md block it is configured to read."""
-    if _configured(at):
-        path = "AGENTS.md"
+    file, or in the AGENTS.md (block) it is configured to read, each in one of them."""
+    if at.scope != "project":
+        paths = [".gemini/GEMINI.md"]
+    elif _configured(at):
+        paths = ["AGENTS.md", ".gemini/upskill.md"]
     else:
-        path = ".gemini/upskill.md" if at.scope == "project" else ".gemini/GEMINI.md"
-    headings = compiled_headings(at.root / path)
+        paths = [".gemini/upskill.md"]
+    headings: dict[str, str] = {}
+    for path in paths:
+        if (at.root / path).is_file():
+            found = compiled_headings(at.root / path)
+            assert not set(found) & set(headings), path  # no rule in two files Gemini reads
+            headings.update(found)
     assert set(headings) == {r for r in at.rules if r != "acme-python-style"}
     return headings
 
 
 def test_the_files(clients: Clients, installed: Install) -> None:
     _compiled(installed)
-    if _configured(installed):  # served by AGENTS.md: nothing of Gemini's own
+    if _moved(installed):  # Codex left AGENTS.md: Gemini has its own file for the rest
+        assert (installed.root / "GEMINI.md").read_text() == IMPORT + "\n"
+        settings = json.loads((installed.root / ".gemini/settings.json").read_text())
+        assert settings["context"] == json.loads(SETTINGS)["context"]  # never rewritten
+    elif _configured(installed):  # served by AGENTS.md: nothing of Gemini's own
         assert not (installed.root / "GEMINI.md").exists()
         assert not (installed.root / ".gemini/upskill.md").exists()
         settings = json.loads((installed.root / ".gemini/settings.json").read_text())
@@ -117,12 +146,13 @@ def test_gemini_sends_each_rule_once(
 ) -> None:
     text = prompt_text(client_turns.gemini(clients, installed, endpoint))
     reached_once(text, _compiled(installed))
-    if installed.scope == "project" and not _configured(installed):  # the import followed
+    if installed.scope == "project" and (_moved(installed) or not _configured(installed)):
         assert line_count(text, f"--- Context from: {installed.root / 'GEMINI.md'} ---") == 1
         assert line_count(text, f"<!-- Imported from: {IMPORT[1:]} -->") == 1
         assert line_count(text, IMPORT) == 0
     # Gemini reads the team's AGENTS.md only when its settings name the file.
-    assert line_count(text, AGENTS_MD.splitlines()[-1]) == (1 if _configured(installed) else 0)
+    team = _configured(installed) and not _moved(installed)
+    assert line_count(text, AGENTS_MD.splitlines()[-1]) == (1 if team else 0)
 
 
 def test_copilot_sends_each_rule_once(
@@ -133,5 +163,20 @@ def test_copilot_sends_each_rule_once(
     seen = {r: line_count(text, h) for r, h in headings.items()}
     assert seen == {r: 2 if r in twice else 1 for r in headings}
     # Copilot reads the project's GEMINI.md and follows no import: the line as written.
-    imports = installed.scope == "project" and not _configured(installed)
+    imports = installed.scope == "project" and (_moved(installed) or not _configured(installed))
     assert line_count(text, IMPORT) == (1 if imports else 0)
+
+
+def test_codex_sends_each_rule_once(clients: Clients, installed: Install) -> None:
+    """Codex reads its rules from AGENTS.override.md where they moved, and not AGENTS.md
+    beside it (a rule in both would show twice); else from AGENTS.md."""
+    lock = json.loads((installed.root / ".upskill-lock.json").read_text())
+    if not any("codex" in item["clients"] for item in lock["items"]):
+        pytest.skip("Codex is not selected in this case")
+    done = clients.run(["codex", "debug", "prompt-input"], cwd=installed.cwd, env=installed.env)
+    assert done.returncode == 0, done.stderr
+    text = done.stdout.replace("\\n", "\n")
+    path = "AGENTS.override.md" if _moved(installed) else "AGENTS.md"
+    headings = compiled_headings(installed.root / path)
+    assert set(headings) == {r for r in installed.rules if r != "acme-python-style"}
+    reached_once(text, headings)

@@ -318,3 +318,76 @@ def test_a_rule_reading_differently_for_codex_and_amp(cli, project, tmp_path, te
         "style": CODEX["style"],
         "tools": b"## Tools\n\nUse the CLI.\n\nRun `codex exec` for batch work.\n",
     }
+
+
+# Codex beside a Gemini CLI whose project settings name AGENTS.md:
+# Codex's rules move to `AGENTS.override.md` beside a Gemini CLI whose project settings
+# name `AGENTS.md` (issue 15, item 3; `lifecycle.override`). Gemini reads only the files
+# `context.fileName` names: when they include its own `GEMINI.md`, a rule `AGENTS.md`
+# keeps in Gemini's text serves it there and every other rule reaches it through
+# `GEMINI.md`, so Codex moves and Copilot CLI reads each rule once. When the setting
+# names `AGENTS.md` alone, that file is Gemini's only one: Codex's text stays there for
+# it, and the install names the rules Copilot reads twice. The team's setting is never
+# rewritten.
+BOTH = '{"context": {"fileName": ["AGENTS.md", "GEMINI.md"]}}\n'
+ALONE = '{"context": {"fileName": "AGENTS.md"}}\n'
+
+
+def _settings(project: Path, text: str) -> None:
+    (project / ".gemini").mkdir()
+    (project / ".gemini/settings.json").write_text(text)
+
+
+def test_named_beside_its_own_file_codex_moves(cli, project, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    _settings(project, BOTH)
+    out = cli.ok("add", str(_source(tmp_path)), "--codex", "--copilot", "--gemini",
+                 cwd=project, extra=BIN)  # fmt: skip
+    assert [line for line in out.stderr.splitlines() if "read twice" in line] == []
+    assert _tree(project) == [
+        ".gemini/settings.json",
+        ".gemini/upskill.md",
+        *OWN,
+        ".upskill-lock.json",
+        "AGENTS.md",
+        "AGENTS.override.md",
+        "GEMINI.md",
+    ]
+    assert (project / ".gemini/settings.json").read_text() == BOTH
+    assert (project / "AGENTS.override.md").read_bytes() == compile_document(CODEX)
+    # `style` reads the same for all three: AGENTS.md keeps it for Copilot and Gemini.
+    assert (project / "AGENTS.md").read_bytes() == compile_document({"style": CODEX["style"]})
+    # Gemini's own file holds the two AGENTS.md no longer does, in its text (Codex's).
+    gemini = {k: v for k, v in CODEX.items() if k != "style"}
+    assert (project / ".gemini/upskill.md").read_bytes() == compile_document(gemini)
+    assert (project / "GEMINI.md").read_text() == "@.gemini/upskill.md\n"
+    assert _outputs(project) == {
+        ".gemini/upskill.md": ["rule:commits@gemini", "rule:secrets@gemini"],
+        "AGENTS.md": ["rule:style@copilot", "rule:style@gemini"],
+        "AGENTS.override.md": ["rule:commits@codex", "rule:secrets@codex", "rule:style@codex"],
+        "GEMINI.md": ["rule:commits@gemini", "rule:secrets@gemini"],
+        OWN[0]: ["rule:commits@copilot"],
+        OWN[1]: ["rule:secrets@copilot"],
+    }
+    report = _doctor(cli, project)
+    assert report["duplicate_reads"] == [] and report["hidden_instructions"] == []
+
+
+@pytest.mark.parametrize(
+    ("settings", "gemini_md"),
+    [(ALONE, None), (BOTH, "# Team Gemini\n")],  # its own file is the team's, no block
+    ids=["agents-md-alone", "team-gemini-md"],
+)
+def test_named_alone_codex_stays_for_gemini_and_copilot_is_told(
+    cli, project, tmp_path, settings: str, gemini_md: str | None
+) -> None:  # type: ignore[no-untyped-def]
+    _settings(project, settings)
+    if gemini_md is not None:
+        (project / "GEMINI.md").write_text(gemini_md)
+    out = cli.ok("add", str(_source(tmp_path)), "--codex", "--copilot", "--gemini",
+                 cwd=project, extra=BIN)  # fmt: skip
+    assert not (project / "AGENTS.override.md").exists()
+    assert (project / "AGENTS.md").read_bytes() == compile_document(CODEX)
+    assert [line for line in out.stderr.splitlines() if "read twice" in line] == [LINE]
+    assert (project / ".gemini/settings.json").read_text() == settings
+    pairs = {(d["client"], d["name"]) for d in _doctor(cli, project)["duplicate_reads"]}
+    assert pairs == {("copilot", "commits"), ("copilot", "secrets")}

@@ -277,6 +277,16 @@ def _readers(
     }
 
 
+def _named(
+    path: str, targets: Mapping[str, Sequence[str]], configured: Mapping[str, frozenset[str]]
+) -> set[str]:
+    """The targets with a client whose project settings name `path` (Gemini CLI's
+    `context.fileName` listing `AGENTS.md`): it reads the file whatever else it reads."""
+    return {
+        t for t, clients in targets.items() if any(path in configured.get(c, ()) for c in clients)
+    }
+
+
 @dataclass(frozen=True)
 class Beside:
     """A rule's readers when a client's compiled file moves to its override (Codex to
@@ -323,10 +333,20 @@ def beside_moved(
             continue
         readers = _readers(left, targets, compiled) - {mover} - set(served)
         via = served_by_compiled(item, targets, {mover: left}, imported)
-        if readers and readers <= set(via):
-            served.update({t: via[t] for t in readers})
+        # Clients whose settings name the file (Gemini's `context.fileName`) read the
+        # mover's text there too if it stays: it must be theirs as well.
+        named = _named(left, targets, configured or {}) - {mover} - set(served)
+        named_ok = {
+            t
+            for t, p in served_by_reads(
+                item, targets, {**{t: compiled[t] for t in named}, mover: left}, configured or {}
+            ).items()
+            if p == left
+        }
+        if readers and readers <= set(via) and named <= named_ok:
+            served.update({t: via[t] for t in readers} | dict.fromkeys(named, left))
             stays[left] = mover
-        elif readers:
+        elif readers or named - named_ok:  # left there, the text would be read twice
             justified = True
     return Beside(served, stays, justified)
 

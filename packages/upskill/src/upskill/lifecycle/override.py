@@ -15,8 +15,16 @@ The move is made only where it hides nothing and removes a double read:
 - upskill owns `AGENTS.md` (absent, recorded or its compilation): an override beside a
   team's own `AGENTS.md`, managed block or not, would hide the team's file from Codex;
 - the override is absent or upskill's;
-- no project setting makes another client read `AGENTS.md` (Gemini's
-  `context.fileName`): such a client is served there as it is today;
+- no project setting makes another client read `AGENTS.md` *instead of* its own
+  file. Gemini CLI reads only the files `context.fileName` names (default `GEMINI.md`):
+  when the team's setting names `AGENTS.md` but not `GEMINI.md`, `AGENTS.md` is the only
+  place Gemini reads rules from, and every rule there reaches Copilot CLI (and the
+  others reading `AGENTS.md`) as well, so Codex's text stays there for Gemini and the
+  install says which rules Copilot reads twice. The setting is the team's: upskill reads
+  it, never writes it. When the setting names `GEMINI.md` too (and upskill may write
+  Gemini's compiled file), Codex moves like anywhere else: a rule `AGENTS.md` keeps in
+  Gemini's text serves Gemini there, the others reach it through its own `GEMINI.md`
+  (`lifecycle.desired.beside_moved`);
 - some installed rule is read twice because of Codex's text, or reads differently for
   Codex and another client compiling into `AGENTS.md` (Amp, …: one file holds one
   section per rule): judged from the rule's text for the items of this run, and from
@@ -38,7 +46,7 @@ from upskill.clients import get
 from upskill.clients.base import RULE, Carrier
 from upskill.errors import UpskillError
 from upskill.fsio import read_contained
-from upskill.lifecycle.compiled import Current, Owned, override_files
+from upskill.lifecycle.compiled import Current, Owned, override_files, writable
 from upskill.lifecycle.hashing import sha256_bytes
 from upskill.state.lockfile import Lockfile, OutputRecord
 
@@ -49,8 +57,9 @@ def allowed(
     """Client id -> its override, for the clients whose rules may move there this run."""
     if home:
         return {}
+    current = tuple(current)
     owned = {c.path: c.owned for c in current}
-    named = {p for names in configured.values() for p in names}
+    named = _only_reads(configured, writable(current))
     return {
         client: override
         for client, (left, override) in override_files(home).items()
@@ -58,6 +67,22 @@ def allowed(
         and owned.get(override, Owned.OURS) is Owned.OURS
         and left not in named
     }
+
+
+def _only_reads(configured: Mapping[str, frozenset[str]], ok: frozenset[str]) -> set[str]:
+    """The files named in the settings of a client that reads nothing of its own beside
+    them: its compiled file (or the front importing it) is not named, or upskill may not
+    write it (a team's own `GEMINI.md`). Its rules can then reach it only there."""
+    out: set[str] = set()
+    for client, names in configured.items():
+        where = get(client).kinds.get(RULE)
+        if where is None or where.carrier is not Carrier.COMPILED:
+            out |= names
+            continue
+        own = where.project.template
+        if (where.front(False) or own) not in names or own not in ok:
+            out |= names
+    return out
 
 
 def recorded(records: Mapping[str, OutputRecord]) -> dict[str, str]:
