@@ -229,25 +229,23 @@ def test_a_gemini_configured_to_read_agents_md_is_served_there(cli, h, project, 
     assert (project / ".gemini/settings.json").read_bytes() == SETTINGS
 
 
-def test_a_gemini_text_of_its_own_is_read_beside_agents_md(cli, h, project, registry) -> None:  # type: ignore[no-untyped-def]
-    """A rule whose text differs for Gemini keeps Gemini's own section; Gemini, told to
-    read AGENTS.md, reads the rule there too, and doctor says so."""
+def test_a_gemini_text_of_its_own_moves_codex_to_its_override(cli, h, project, registry) -> None:  # type: ignore[no-untyped-def]
+    """A rule whose text differs for Gemini keeps Gemini's own section. Gemini, told to
+    read AGENTS.md and GEMINI.md, would read Codex's text in AGENTS.md as well: Codex's
+    rules go to AGENTS.override.md instead (`lifecycle.override`), AGENTS.md is left
+    with nothing and goes, and each client reads the rule once."""
     (project / ".gemini").mkdir()
     (project / ".gemini/settings.json").write_bytes(SETTINGS)
     body = "Use four spaces.\n\n<!-- @client:gemini -->\nGemini only.\n<!-- @endclient -->\n"
     h.write_item(registry, "rule", "style", body)
     cli.ok("add", str(registry), "style", "--codex", "--gemini", cwd=project, extra=BIN)
-    assert (project / "AGENTS.md").read_bytes() == compile_document({"style": STYLE})
+    assert not (project / "AGENTS.md").exists()
+    assert (project / "AGENTS.override.md").read_bytes() == compile_document({"style": STYLE})
     own = compile_document({"style": b"Use four spaces.\n\nGemini only.\n"})
     assert (project / ".gemini/upskill.md").read_bytes() == own
-    assert _duplicates(cli, project) == [
-        {
-            "client": "gemini",
-            "kind": "rule",
-            "name": "style",
-            "trees": [".gemini/upskill.md", "AGENTS.md"],
-        },
-    ]
+    assert (project / "GEMINI.md").read_bytes() == IMPORT
+    assert (project / ".gemini/settings.json").read_bytes() == SETTINGS
+    assert _duplicates(cli, project) == []
 
 
 def test_a_team_gemini_md_with_agents_md_configured_is_served_there(
