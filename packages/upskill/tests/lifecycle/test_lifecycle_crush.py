@@ -165,3 +165,93 @@ def test_a_cursor_copy_crush_also_reads_is_reported(cli, h, project, registry) -
         "in .cursor/rules/, where Crush reads every file (the text differs for Cursor, so "
         "Cursor keeps a copy of its own)",
     ]
+
+
+TEAM_AGENTS = b"# Team\n\nRun the tests before you commit.\n"
+CODEX_LINE = (
+    "warning: codex: 1 rule not delivered (AGENTS.md is the team's own file; add the lines "
+    "`<!-- upskill:begin -->` and `<!-- upskill:end -->` to it to let upskill manage a block "
+    "there)"
+)
+
+
+def test_beside_a_team_agents_md_crush_reads_crush_md(cli, h, project, registry) -> None:  # type: ignore[no-untyped-def]
+    """A team's own `AGENTS.md` (no managed block) is never written: Crush's rules go to
+    `CRUSH.md`, which Crush reads besides it and no other client reads, so Crush still
+    gets each rule once; Codex, which reads `AGENTS.md` alone, is told what it misses.
+    When the team's file goes, the next update moves the rules back to `AGENTS.md` and
+    removes `CRUSH.md`."""
+    (registry / "skills" / "team.bundle.yaml").write_text(BUNDLE)
+    (project / "AGENTS.md").write_bytes(TEAM_AGENTS)
+    out = cli.ok("add", str(registry), "team", "--crush", "--codex", cwd=project, extra=BIN)
+    assert (project / "AGENTS.md").read_bytes() == TEAM_AGENTS
+    crush_md = (project / "CRUSH.md").read_bytes()
+    assert parse_sections(crush_md) == {"style": b"Use four spaces.\n"}
+    assert [w for w in _warnings(out) if "rule" in w] == [CODEX_LINE]
+    lock = json.loads((project / ".upskill-lock.json").read_text())
+    owners = {o["path"]: o["owners"] for o in lock["outputs"]}
+    assert owners["CRUSH.md"] == ["rule:style@crush"]
+    assert "AGENTS.md" not in owners
+    # A second run changes nothing.
+    again = cli.ok("update", cwd=project, extra=BIN)
+    assert (project / "CRUSH.md").read_bytes() == crush_md
+    # The lockfile records the rule for Crush alone (Codex got none of it).
+    assert [w for w in _warnings(again) if "rule" in w] == []
+    (project / "AGENTS.md").unlink()
+    moved = cli.ok("update", cwd=project, extra=BIN)
+    assert [w for w in _warnings(moved) if "rule" in w] == []
+    assert not (project / "CRUSH.md").exists()
+    assert parse_sections((project / "AGENTS.md").read_bytes()) == {"style": b"Use four spaces.\n"}
+
+
+def test_team_agents_md_and_crush_md_are_both_left_alone(cli, h, project, registry) -> None:  # type: ignore[no-untyped-def]
+    """Both files the team's own: neither is written, and one line names both."""
+    (registry / "skills" / "team.bundle.yaml").write_text(BUNDLE)
+    (project / "AGENTS.md").write_bytes(TEAM_AGENTS)
+    (project / "CRUSH.md").write_bytes(b"# Crush\n\nBe brief.\n")
+    out = cli.ok("add", str(registry), "team", "--crush", cwd=project, extra=BIN)
+    assert (project / "AGENTS.md").read_bytes() == TEAM_AGENTS
+    assert (project / "CRUSH.md").read_bytes() == b"# Crush\n\nBe brief.\n"
+    assert [w for w in _warnings(out) if "rule" in w] == [
+        "warning: crush: 1 rule not delivered (AGENTS.md and CRUSH.md are the team's own files;"
+        " add the lines `<!-- upskill:begin -->` and `<!-- upskill:end -->` to one of them to "
+        "let upskill manage a block there)"
+    ]
+
+
+def test_a_managed_block_in_a_team_crush_md_takes_the_rules(cli, h, project, registry) -> None:  # type: ignore[no-untyped-def]
+    """Beside a team's own `AGENTS.md`, a team `CRUSH.md` with the two marker lines gets
+    the rules between them; every other byte stays."""
+    (registry / "skills" / "team.bundle.yaml").write_text(BUNDLE)
+    (project / "AGENTS.md").write_bytes(TEAM_AGENTS)
+    head, tail = b"# Crush\n\n<!-- upskill:begin -->\n", b"<!-- upskill:end -->\nBe brief.\n"
+    (project / "CRUSH.md").write_bytes(head + tail)
+    out = cli.ok("add", str(registry), "team", "--crush", cwd=project, extra=BIN)
+    data = (project / "CRUSH.md").read_bytes()
+    assert data.startswith(head) and data.endswith(tail)
+    assert parse_sections(data[len(head) : -len(tail)]) == {"style": b"Use four spaces.\n"}
+    assert (project / "AGENTS.md").read_bytes() == TEAM_AGENTS
+    assert [w for w in _warnings(out) if "rule" in w] == []
+
+
+def test_doctor_counts_crush_md_among_crushs_reads(cli, h, project, registry) -> None:  # type: ignore[no-untyped-def]
+    """Crush reads `AGENTS.md` and `CRUSH.md` both: a rule compiled into each (the team
+    copied upskill's `CRUSH.md` into a managed block of its own `AGENTS.md`) is one
+    Crush reads twice until the next update moves it (doctor is informational)."""
+    h.write_item(registry, "rule", "style", "Use four spaces.\n")
+    (project / "AGENTS.md").write_bytes(TEAM_AGENTS)
+    cli.ok("add", str(registry), "style", "--crush", cwd=project, extra=BIN)
+    report = json.loads(cli.run("doctor", "--json", cwd=project, extra=BIN).stdout)
+    assert report["duplicate_reads"] == []
+    block = b"<!-- upskill:begin -->\n" + (project / "CRUSH.md").read_bytes()
+    (project / "AGENTS.md").write_bytes(TEAM_AGENTS + block + b"<!-- upskill:end -->\n")
+    out = cli.run("doctor", "--json", cwd=project, extra=BIN)
+    assert out.returncode == 0
+    report = json.loads(out.stdout)
+    assert report["duplicate_reads"] == [
+        {"client": "crush", "kind": "rule", "name": "style", "trees": ["AGENTS.md", "CRUSH.md"]}
+    ]
+    cli.ok("update", cwd=project, extra=BIN)
+    assert not (project / "CRUSH.md").exists()
+    report = json.loads(cli.run("doctor", "--json", cwd=project, extra=BIN).stdout)
+    assert report["duplicate_reads"] == []

@@ -89,6 +89,12 @@ class Placement:
     # upskill compiles the client's rules there when it owns the compiled file and another
     # client reading that file would read a rule twice (`lifecycle.override`).
     override: str | None = None
+    # Project scope, compiled carrier: a file the client reads *besides* the compiled file,
+    # and no other client reads (Crush's `CRUSH.md`). upskill compiles the client's rules
+    # there when the compiled file is a team's own without a managed block, so that the
+    # client still gets them, and back in the compiled file otherwise
+    # (`lifecycle.compiled.alternatives`).
+    alternative: str | None = None
 
     def at(self, home: bool) -> Layout:
         return self.user if home and self.user is not None else self.project

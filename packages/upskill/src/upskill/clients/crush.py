@@ -1,7 +1,8 @@
 """Charm's Crush (npm `@charmland/crush`). Its npm package downloads the binary from
 GitHub releases in a postinstall step, which this workplace cannot reach, so no fact
 here was seen from the running client: each one is read in Crush's source (the
-charmbracelet/crush tree at v0.90.0 + 5 commits, 2026-08-21) and README, and agrees
+charmbracelet/crush tree at v0.90.0 + 5 commits, commit 37f36e93824e, 2026-08-21) and
+README, and agrees
 with rulesync 17's Crush target. The function named beside a fact is where it is.
 
 Instructions: `internal/config/config.go` `defaultContextPaths` lists every file of a
@@ -12,9 +13,20 @@ project it puts in the system prompt, from the working directory only: `AGENTS.m
 sorted and a path is read once per lower-cased spelling, so on a case-sensitive file
 system the all-capitals names are the ones read (`prompt.loadContextFiles`). At user
 level it reads `~/.config/crush/CRUSH.md` and `~/.config/AGENTS.md`
-(`config.setDefaults`). upskill compiles the always-on rules into the project's
-`AGENTS.md`, which Codex, Amp, Junie, Zed and Factory share, and at user level into
-`~/.config/crush/CRUSH.md`, which only Crush reads.
+(`config.setDefaults`). Every file found is put in the prompt whole, one after the
+other (`templates/coder.md.tpl` `<file path=...>`): `CRUSH.md` and `AGENTS.md` are both
+read, neither instead of the other, and `AGENTS.override.md` is not read at all.
+upskill compiles the always-on rules into the project's `AGENTS.md`, which Codex, Amp,
+Junie, Zed and Factory share, and at user level into `~/.config/crush/CRUSH.md`, which
+only Crush reads. Beside a team's own `AGENTS.md` without a managed block they go to
+`CRUSH.md` instead (`Placement.alternative`), which only Crush reads: never both, so
+Crush reads each once; a team's own `CRUSH.md` is never written either.
+
+`.cursor/rules/` is read like any context path: every file under it, whatever its name,
+whole, its frontmatter included as text (`processFile` reads bytes; nothing parses
+`globs:` or `alwaysApply:`). A path-scoped rule Cursor gets as `.cursor/rules/<n>.mdc`
+therefore reaches Crush always-on, and a rule Cursor keeps a copy of reaches Crush
+there too.
 
 Skills: project `.agents/skills`, `.crush/skills`, `.claude/skills` and
 `.cursor/skills` (`config.ProjectSkillsDir`); user `~/.config/crush/skills`,
@@ -60,6 +72,7 @@ CLIENT = Client(
             Layout("AGENTS.md", flat=True),
             Layout(".config/crush/CRUSH.md", flat=True),
             carrier=Carrier.COMPILED,
+            alternative="CRUSH.md",
         ),
         SKILL: Placement(Layout(".agents/skills/{n}/SKILL.md", flat=False)),
     },

@@ -35,6 +35,8 @@ def _cell(client: Client, kind: str, *, home: bool) -> str:
         cell += " (compiled: always-on rules" + (f"; `{front}` imports it" if front else "")
         if where.override and not home:
             cell += f"; `{where.override}` where another client would read one twice"
+        if where.alternative and not home:
+            cell += f"; `{where.alternative}` beside a team's own `{where.project.template}`"
         cell += ")"
     return cell
 

@@ -67,10 +67,47 @@ def override_files(home: bool) -> dict[str, tuple[str, str]]:
     return out
 
 
+def alternative_files(home: bool) -> dict[str, tuple[str, str]]:
+    """Client id -> (its compiled file, the file it reads besides it and no other client
+    reads): where its rules go while the compiled file is a team's own (project scope:
+    `Placement.alternative`, Crush's `CRUSH.md`)."""
+    if home:
+        return {}
+    out: dict[str, tuple[str, str]] = {}
+    for client in CLIENTS:
+        where = client.kinds.get(RULE)
+        if where is not None and where.carrier is Carrier.COMPILED and where.alternative:
+            out[client.id] = (where.project.template, where.alternative)
+    return out
+
+
+def alternatives(current: Iterable[Current], home: bool) -> dict[str, str]:
+    """Client id -> its alternative file, for the clients whose rules go there this run:
+    the compiled file is the team's own without a managed block, and the alternative is
+    not (a team's alternative with a managed block takes them in the block)."""
+    owned = {c.path: c.owned for c in current}
+    return {
+        client: alternative
+        for client, (compiled, alternative) in alternative_files(home).items()
+        if owned.get(compiled) is Owned.TEAM and owned.get(alternative) is not Owned.TEAM
+    }
+
+
+def recorded_alternatives(records: Mapping[str, OutputRecord]) -> dict[str, str]:
+    """Client id -> its alternative file, where the lockfile has its rules there."""
+    found = {}
+    for client, (_, alternative) in alternative_files(False).items():
+        record = records.get(alternative)
+        if record is not None and any(o.client == client for o in record.owners):
+            found[client] = alternative
+    return found
+
+
 def compiled_paths(home: bool) -> tuple[str, ...]:
-    """Every compiled file any client reads in the scope, every front and every
-    override, relative to its root."""
+    """Every compiled file any client reads in the scope, every front, every override
+    and every alternative, relative to its root."""
     paths = set(fronts(home)) | {o for _, o in override_files(home).values()}
+    paths |= {a for _, a in alternative_files(home).values()}
     for client in CLIENTS:
         where = client.kinds.get(RULE)
         if where is not None and where.carrier is Carrier.COMPILED and where.serves(home):
@@ -182,7 +219,8 @@ class Compiled:
 @dataclass(frozen=True)
 class _Moved:
     """Kept sections (of items this run does not render) whose client's compiled file
-    changed since the last run (Codex between `AGENTS.md` and `AGENTS.override.md`)."""
+    changed since the last run (Codex between `AGENTS.md` and `AGENTS.override.md`,
+    Crush between `AGENTS.md` and `CRUSH.md`)."""
 
     into: dict[str, list[tuple[Owner, bytes | None]]]  # path -> owners and their sections
     out_of: dict[str, set[Owner]]
@@ -196,7 +234,8 @@ def _moved(
     moves: Mapping[str, str],
 ) -> _Moved:
     paths = {c.path for c in current}
-    table = {c: pair for c, pair in override_files(False).items() if pair[1] in paths}
+    pairs = override_files(False) | alternative_files(False)
+    table = {c: pair for c, pair in pairs.items() if pair[1] in paths}
     ours = {c.path for c in current if c.owned is not Owned.TEAM and c.imports is None}
     into: dict[str, list[tuple[Owner, bytes | None]]] = {}
     out_of: dict[str, set[Owner]] = {}
@@ -231,8 +270,9 @@ def assemble(
     """The desired compiled files and fronts. `stale`: item keys whose old sections must
     not be kept (re-rendered or dropped by this run); every other recorded owner keeps
     its section, read back from the file. `moves`: client -> the override its rules go
-    to this run (`lifecycle.override`); a kept section of such a client is read back
-    from the file it was in and placed where the client reads it now."""
+    to this run (`lifecycle.override`) or its alternative (`alternatives`); a kept
+    section of such a client is read back from the file it was in and placed where the
+    client reads it now."""
     current = tuple(current)
     moved = _moved(current, records, stale, moves or {})
     fresh: dict[str, dict[str, Section]] = {}

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from upskill.blobs import Payload, payload_digest, payload_size
 from upskill.clients import BASELINE_CLIENTS, family, get, render_target
-from upskill.clients.base import RULE, Carrier
+from upskill.clients.base import RULE, Carrier, Placement
 from upskill.errors import RenderError
 from upskill.format.directives import has_directives
 from upskill.format.model import Agent, Item, Rule, Skill
@@ -108,7 +108,7 @@ def _deliverable(
         elif where.carrier is Carrier.COMPILED:
             if isinstance(item, Rule) and item.scope_paths:
                 why = SCOPED
-            elif where.at(home).template not in compiled_ok and not _read_elsewhere(
+            elif own_compiled(where, home, compiled_ok) is None and not _read_elsewhere(
                 item, client, clients, compiled_ok, configured.get(client, frozenset())
             ):
                 why = TEAM_FILE
@@ -138,6 +138,18 @@ def _read_elsewhere(
         if source_body(item, own) == source_body(item, render_target(other)):
             return True
     return False
+
+
+def own_compiled(where: Placement, home: bool, compiled_ok: frozenset[str]) -> str | None:
+    """The file a compiled placement writes in the scope: its compiled file when upskill
+    may write it, else (project scope) its alternative when upskill may write that
+    (Crush's `CRUSH.md` beside a team's own `AGENTS.md`), else None: the team's files."""
+    path = where.at(home).template
+    if path in compiled_ok:
+        return path
+    if not home and where.alternative is not None and where.alternative in compiled_ok:
+        return where.alternative
+    return None
 
 
 def compiled_target(item: Item, target: str, home: bool) -> str | None:
@@ -469,10 +481,16 @@ def undelivered_lines(
             path = (
                 front if front is not None and front not in compiled_ok else where.at(home).template
             )
-            reason = (
-                f"{path} is the team's own file; add the lines {BLOCK_HINT} to it "
-                "to let upskill manage a block there"
-            )
+            if where.alternative is not None and not home:
+                reason = (
+                    f"{path} and {where.alternative} are the team's own files; add the lines "
+                    f"{BLOCK_HINT} to one of them to let upskill manage a block there"
+                )
+            else:
+                reason = (
+                    f"{path} is the team's own file; add the lines {BLOCK_HINT} to it "
+                    "to let upskill manage a block there"
+                )
         else:
             reason = f"{spec.name} has no place for {kind}s"
         lines.append(f"{client}: {count} {what} not delivered ({reason})")
@@ -547,7 +565,9 @@ def render_desired(
             for target in targets
         }
         compiled = {
-            t: p for t in targets if (p := compiled_target(resolved.item, t, home)) is not None
+            t: _alternative(t, p, home, compiled_ok)
+            for t in targets
+            if (p := compiled_target(resolved.item, t, home)) is not None
         }
         served: dict[str, str] = {}
         stays: dict[str, str] = {}  # a file left by a mover -> the mover whose text stays
@@ -621,6 +641,12 @@ def render_desired(
             *undelivered_lines(missed, home, compiled_ok),
         ),
     )
+
+
+def _alternative(target: str, path: str, home: bool, compiled_ok: frozenset[str]) -> str:
+    """The file a compiled target writes this run: `path`, or its alternative when the
+    team owns `path` (`own_compiled`; `_deliverable` admitted the target)."""
+    return own_compiled(get(target).kinds[RULE], home, compiled_ok) or path
 
 
 def _checked(out: OutputFile, owners: tuple[Owner, ...]) -> DesiredFile:

@@ -182,7 +182,10 @@ def _rules(root: Path, clients: tuple[str, ...]) -> list[dict[str, Any]]:
             own = where.project.template
             if where.override and _read(root, where.override) is not None:
                 own = where.override  # read instead of the compiled file (Codex)
-            files = [own, *sorted(configured.get(client_id, ()))]
+            # The file it reads besides (Crush's `CRUSH.md`), where its rules go while the
+            # compiled file is a team's own.
+            also = [where.alternative] if where.alternative else []
+            files = [own, *also, *sorted(configured.get(client_id, ()))]
         else:
             tree = where.project.tree
             suffix = where.project.template.split("{n}", 1)[1]

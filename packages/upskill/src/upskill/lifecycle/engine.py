@@ -180,9 +180,15 @@ def plan_install(
 
     movers = ov.allowed(current, home, configured)
     moves = _moves(movers, records, managed, resolution.items, twice)
+    alternatives = comp.alternatives(current, home)
     reused = {}
-    # Codex's rules change files: every item is rendered again, its readers' copies too.
-    if not force and moves == ov.recorded(records):
+    # Codex's or Crush's rules change files: every item is rendered again, its readers'
+    # copies too.
+    if (
+        not force
+        and moves == ov.recorded(records)
+        and alternatives == comp.recorded_alternatives(records)
+    ):
         reused = reusable_outputs(
             resolution.items,
             lock,
@@ -204,7 +210,7 @@ def plan_install(
         moves={render_target(c): p for c, p in moves.items()},
     )
     stale = frozenset(desired.rendered | (managed - set(reused)))
-    desired, records = _with_compiled(desired, current, records, stale, force, moves)
+    desired, records = _with_compiled(desired, current, records, stale, force, moves | alternatives)
     # A lockfile with items but no output records was written by upstream upskill (or
     # rewritten by it): files at the paths its items render to are treated as ours.
     in_lock = {i.key for i in lock.items}
@@ -477,6 +483,7 @@ def plan_remove(scope: Scope, lock: Lockfile, keys: Iterable[str]) -> Outcome:
     configured = _configured(scope)
     movers = ov.allowed(current, home, configured)
     moves = movers if movers and ov.justified_by_records(records, movers, managed) else {}
+    moves |= comp.alternatives(current, home)
     built = comp.assemble(current, (), records, managed, force=False, moves=moves)
     records |= built.records
     observed = observer.observe(owned | set(built.files) | _ownerless(records))

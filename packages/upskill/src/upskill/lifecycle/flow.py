@@ -10,6 +10,7 @@ from upskill.hooks.api import HookContext, ResolvedBundle
 from upskill.lifecycle import fastpath
 from upskill.lifecycle.agenttrees import HIDES
 from upskill.lifecycle.ancillary import read_optional
+from upskill.lifecycle.compiled import recorded_alternatives
 from upskill.lifecycle.engine import Outcome, commit_outcome
 from upskill.lifecycle.extensions import run_install, run_remove
 from upskill.lifecycle.hashing import FileState, probe
@@ -87,10 +88,12 @@ def save_state(
     labels = {i.source for i in lock.items} | {b.source for b in lock.bundles}
     path = state_path(session)
     outputs = _pristine_stats(session, lock, known or {})
-    if not labels <= set(session.fingerprints) or outputs is None or unwatched(lock):
+    moved_aside = recorded_alternatives({o.path: o for o in lock.outputs})
+    if not labels <= set(session.fingerprints) or outputs is None or unwatched(lock) or moved_aside:
         # This run did not see every source, or kept local edits or foreign files that a
         # later update must report again, or a file may appear that the next run must
-        # see: the fast path may not vouch for this state.
+        # see (an override's, or an alternative's team file going or taking a block):
+        # the fast path may not vouch for this state.
         path.unlink(missing_ok=True)
         return
     lock_bytes = read_optional(session.scope.lockfile, session.scope.root) or b""

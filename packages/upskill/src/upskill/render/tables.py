@@ -54,7 +54,8 @@ def output_trees() -> tuple[str, ...]:
     (`lifecycle/skillplace.py` writes a client's own rendering there when the shared copy
     holds another's: `~/.config/opencode/skills`), and the files importing
     a compiled file (`GEMINI.md`: `Placement.imported_by`), and the files a client reads
-    instead of its compiled file (`AGENTS.override.md`: `Placement.override`)."""
+    instead of its compiled file (`AGENTS.override.md`: `Placement.override`) or besides
+    it (`CRUSH.md`: `Placement.alternative`)."""
     trees = {
         layout.tree
         for client in CLIENTS
@@ -64,6 +65,7 @@ def output_trees() -> tuple[str, ...]:
     }
     fronts = {w.imported_by for c in CLIENTS for w in c.kinds.values() if w.imported_by}
     fronts |= {w.override for c in CLIENTS for w in c.kinds.values() if w.override}
+    fronts |= {w.alternative for c in CLIENTS for w in c.kinds.values() if w.alternative}
     alone = {t for c in CLIENTS for t in (*c.skill_trees, *c.user_skill_trees)}
     return tuple(sorted(trees | fronts | alone))
 
