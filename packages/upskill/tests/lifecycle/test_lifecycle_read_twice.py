@@ -391,3 +391,46 @@ def test_named_alone_codex_stays_for_gemini_and_copilot_is_told(
     assert (project / ".gemini/settings.json").read_text() == settings
     pairs = {(d["client"], d["name"]) for d in _doctor(cli, project)["duplicate_reads"]}
     assert pairs == {("copilot", "commits"), ("copilot", "secrets")}
+
+
+# Claude Code beside Codex, with a team CLAUDE.md importing the AGENTS.md upskill compiles:
+# Claude reads that file through the import, so a rule whose text differs for Claude moves
+# Codex's rules to AGENTS.override.md (Claude keeps its own copy), and a rule with one text
+# serves Claude in AGENTS.md, with no copy of its own.
+TONE = (
+    "---\nschema: 1\ndescription: Tone\n---\n\n## Tone\n\nBe brief.\n\n"
+    "<!-- @client:claude -->\nClaude only.\n<!-- @endclient -->\n"
+)
+CLAUDE_MD = "# Team\n\n@AGENTS.md\n"
+
+
+def _claude_source(tmp_path: Path, text: str) -> Path:
+    root = tmp_path / "reg"
+    (root / "skills/tone").mkdir(parents=True)
+    (root / "skills/tone/RULE.md").write_text(text)
+    return root
+
+
+def test_a_team_claude_md_import_with_claude_text_moves_codex(cli, project, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    (project / "CLAUDE.md").write_text(CLAUDE_MD)
+    out = cli.ok("add", str(_claude_source(tmp_path, TONE)), "--codex", "--claude",
+                 cwd=project, extra=BIN)  # fmt: skip
+    assert [line for line in out.stderr.splitlines() if "twice" in line] == []
+    assert _tree(project) == [".claude/rules/tone.md", ".upskill-lock.json",
+                              "AGENTS.override.md", "CLAUDE.md"]  # fmt: skip
+    assert (project / "AGENTS.override.md").read_bytes() == compile_document(
+        {"tone": b"## Tone\n\nBe brief.\n"}
+    )
+    assert "Claude only." in (project / ".claude/rules/tone.md").read_text()
+    assert (project / "CLAUDE.md").read_text() == CLAUDE_MD
+    assert _doctor(cli, project)["duplicate_reads"] == []
+
+
+def test_a_team_claude_md_import_serves_claude_a_shared_text(cli, project, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    (project / "CLAUDE.md").write_text(CLAUDE_MD)
+    shared = TONE.replace("<!-- @client:claude -->\nClaude only.\n<!-- @endclient -->\n", "")
+    cli.ok("add", str(_claude_source(tmp_path, shared)), "--codex", "--claude",
+           cwd=project, extra=BIN)  # fmt: skip
+    assert _tree(project) == [".upskill-lock.json", "AGENTS.md", "CLAUDE.md"]
+    assert _outputs(project)["AGENTS.md"] == ["rule:tone@claude", "rule:tone@codex"]
+    assert _doctor(cli, project)["duplicate_reads"] == []

@@ -276,16 +276,24 @@ def _read_twice(client: str, rules: Iterable[str]) -> str:
 
 
 def _readers(
-    path: str, targets: Mapping[str, Sequence[str]], compiled: Mapping[str, str]
+    path: str,
+    targets: Mapping[str, Sequence[str]],
+    compiled: Mapping[str, str],
+    imported: frozenset[str] = frozenset(),
 ) -> set[str]:
     """The targets, other than those compiling into `path`, with a client that reads
-    `path` itself (Copilot, opencode, … reading `AGENTS.md`; not Claude, which reads it
-    only through an import that upskill adds beside a team's own file alone)."""
+    `path` (Copilot, opencode, … reading `AGENTS.md`; Claude only where `imported` names
+    it: through a team `CLAUDE.md`'s `@AGENTS.md`, or the import upskill adds beside a
+    team's own file)."""
     return {
         t
         for t, clients in targets.items()
         if compiled.get(t) != path
-        and any(path in get(c).reads and not get(c).registration.imports_agents_md for c in clients)
+        and any(
+            path in get(c).reads
+            and (not get(c).registration.imports_agents_md or path in imported)
+            for c in clients
+        )
     }
 
 
@@ -343,7 +351,7 @@ def beside_moved(
             own = source_body(item, mover)
             justified |= any(source_body(item, t) != own for t in sharing)
             continue
-        readers = _readers(left, targets, compiled) - {mover} - set(served)
+        readers = _readers(left, targets, compiled, imported) - {mover} - set(served)
         via = served_by_compiled(item, targets, {mover: left}, imported)
         # Clients whose settings name the file (Gemini's `context.fileName`) read the
         # mover's text there too if it stays: it must be theirs as well.

@@ -306,15 +306,20 @@ def _compiled_now(scope: Scope, records: Mapping[str, OutputRecord]) -> list[com
 
 def _imported(scope: Scope, current: list[comp.Current]) -> frozenset[str]:
     """`AGENTS.md` when Claude will read it through `CLAUDE.md`: a team file with a
-    managed block, and every import file absent (this run creates it) or importing it."""
+    managed block, and every import file absent (this run creates it) or importing it;
+    or a file upskill compiles whole that a team's `CLAUDE.md` imports itself (Claude
+    Code follows the import: the rules there reach it beside its own copies)."""
     if scope.kind is ScopeKind.GLOBAL:
         return frozenset()
-    if not any(c.path == AGENTS_MD and c.owned is comp.Owned.BLOCK for c in current):
+    owned = next((c.owned for c in current if c.path == AGENTS_MD), comp.Owned.OURS)
+    memories = [read_optional(scope.root / m, scope.root) for m in IMPORTERS.values()]
+    imports = [d is not None and b"@" + AGENTS_MD.encode() in d.split() for d in memories]
+    if owned is comp.Owned.OURS:
+        return frozenset({AGENTS_MD}) if any(imports) else frozenset()
+    if owned is not comp.Owned.BLOCK:
         return frozenset()
-    for memory in IMPORTERS.values():
-        data = read_optional(scope.root / memory, scope.root)
-        if data is not None and b"@" + AGENTS_MD.encode() not in data.split():
-            return frozenset()
+    if not all(i or d is None for i, d in zip(imports, memories, strict=True)):
+        return frozenset()
     return frozenset({AGENTS_MD})
 
 
