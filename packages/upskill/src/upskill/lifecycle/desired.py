@@ -290,8 +290,7 @@ def _readers(
         for t, clients in targets.items()
         if compiled.get(t) != path
         and any(
-            path in get(c).reads
-            and (not get(c).registration.imports_agents_md or path in imported)
+            path in get(c).reads and (not get(c).registration.imports_agents_md or path in imported)
             for c in clients
         )
     }
