@@ -407,7 +407,12 @@ def twice_lines(twice: Twice) -> list[str]:
     """One line per client and compiled file: the rules it reads in its own tree and, in
     another client's text, in that file, where no override removes it
     (`lifecycle.override`: beside a team's own `AGENTS.md`, which Codex's
-    `AGENTS.override.md` would hide, or beside Amp compiling the same text there)."""
+    `AGENTS.override.md` would hide, or beside Amp compiling the same text there; or
+    beside a Gemini whose settings name `AGENTS.md` and not `GEMINI.md`, for which
+    `AGENTS.md` is the only instructions file). No other place serves such a rule:
+    Codex 0.171.0 reads a project's rules from `AGENTS.md` or the override read instead
+    of it, a project's `developer_instructions` replaces the user's own, and Claude Code
+    reads a `CLAUDE.md` import whole (`claudeMdExcludes` drops whole files only)."""
     lines = []
     for (client, path, source), rules in sorted(twice.items()):
         spec, other = get(client), get(source)

@@ -16,6 +16,18 @@ then the one whose shared copy serves the most clients, then the fewest copies.
 A client that still sees another client's rendering, sees it twice or not at all
 gets one line saying so: the run delivers what it can and is never silent.
 
+Two such cases have no placement in a project, for these client facts (checked with
+the real clients in tests/clients/test_unservable_skills.py):
+
+- Codex beside Windsurf, Junie or Zed with a Codex-only rendering: those three read
+  `.agents/skills` only, Codex 0.171.0 lists the copy in each of `.agents/skills` and
+  `.codex/skills`, and it turns a copy off (`[[skills.config]]`) only from
+  `~/.codex/config.toml`, never from a project's `.codex/config.toml`.
+- opencode beside Claude Code with an opencode-only rendering: Claude reads
+  `.claude/skills` only, and opencode 1.18.33 lists whichever of its copies (its own
+  trees, `.agents/skills`, `.claude/skills`, `skills.paths`) it parsed last; it skips
+  `.claude/skills` only through environment variables.
+
 The placement is a function of the selected clients as a set: a selection
 given in another order (flags, a config's `clients:`, a lockfile's recorded
 list) plans the same files. The planner works on the targets and clients in
