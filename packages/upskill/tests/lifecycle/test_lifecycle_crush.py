@@ -255,3 +255,48 @@ def test_doctor_counts_crush_md_among_crushs_reads(cli, h, project, registry) ->
     assert not (project / "CRUSH.md").exists()
     report = json.loads(cli.run("doctor", "--json", cwd=project, extra=BIN).stdout)
     assert report["duplicate_reads"] == []
+
+
+def test_cursor_copy_serves_crush_beside_a_team_agents_md(cli, h, project, registry) -> None:  # type: ignore[no-untyped-def]
+    """Beside a team's own `AGENTS.md` Cursor keeps its copy in `.cursor/rules/`, which
+    Crush reads whole: with the same text there, that copy serves Crush too (recorded
+    for both), and `CRUSH.md` would be a second read, so it is not written."""
+    h.write_item(registry, "rule", "plain", "One text.\n")
+    (project / "AGENTS.md").write_bytes(TEAM_AGENTS)
+    out = cli.ok("add", str(registry), "plain", "--crush", "--cursor", cwd=project, extra=BIN)
+    assert [f for f in h.files(project) if f.startswith((".cursor/", "AGENTS", "CRUSH"))] == [
+        ".cursor/rules/plain.mdc",
+        "AGENTS.md",
+    ]
+    assert (project / "AGENTS.md").read_bytes() == TEAM_AGENTS
+    assert _warnings(out) == []
+    lock = json.loads((project / ".upskill-lock.json").read_text())
+    owners = {o["path"]: o["owners"] for o in lock["outputs"]}
+    assert owners[".cursor/rules/plain.mdc"] == ["rule:plain@crush", "rule:plain@cursor"]
+    report = json.loads(cli.run("doctor", "--json", cwd=project, extra=BIN).stdout)
+    assert report["duplicate_reads"] == []
+
+
+def test_a_path_scoped_rule_reaches_crush_always_on_through_cursor(
+    cli, h, project, registry
+) -> None:  # type: ignore[no-untyped-def]
+    """Crush reads `.cursor/rules/<n>.mdc` whole, its `globs:` as text: with Cursor
+    selected a path-scoped rule reaches Crush, always-on, and the run says so; without
+    Cursor it does not reach Crush at all."""
+    (registry / "skills" / "py").mkdir(parents=True)
+    (registry / "skills" / "py" / "RULE.md").write_text(
+        "---\nschema: 1\ndescription: Python\nscope:\n  paths: ['**/*.py']\n---\n\nType hints.\n"
+    )
+    alone = cli.ok("add", str(registry), "py", "--crush", "--codex", cwd=project, extra=BIN)
+    assert _warnings(alone) == [
+        "warning: codex: 1 path-scoped rule not delivered (Codex CLI reads one instructions file, "
+        "without file patterns)",
+        "warning: crush: 1 path-scoped rule not delivered (Crush reads one instructions file, "
+        "without file patterns)",
+    ]
+    out = cli.ok("add", str(registry), "py", "--crush", "--cursor", cwd=project, extra=BIN)
+    assert _warnings(out) == [
+        "warning: crush: 1 path-scoped rule read always-on: Crush reads Cursor's copy in "
+        ".cursor/rules/ whole, without its file patterns"
+    ]
+    assert "globs: **/*.py" in (project / ".cursor/rules/py.mdc").read_text()

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from upskill.blobs import Payload, payload_digest, payload_size
-from upskill.clients import BASELINE_CLIENTS, family, get, render_target
+from upskill.clients import BASELINE_CLIENTS, CLIENTS, family, get, render_target
 from upskill.clients.base import RULE, Carrier, Placement
 from upskill.errors import RenderError
 from upskill.format.directives import has_directives
@@ -80,8 +80,10 @@ def clients_for(item_audience: tuple[str, ...] | None, selection: Sequence[str])
 
 
 # Why a client did not get an item: no place for the kind at all, a compiled file
-# that is the team's own, or a path-scoped rule for a client that reads one file.
-NO_PLACE, TEAM_FILE, SCOPED = "none", "team", "scoped"
+# that is the team's own, or a path-scoped rule for a client that reads one file; or
+# how it gets it anyway: a path-scoped rule it reads always-on in another client's copy
+# (`tree_copies`).
+NO_PLACE, TEAM_FILE, SCOPED, ALWAYS_ON = "none", "team", "scoped", "always-on"
 Missed = dict[tuple[str, str, str], int]  # (client, kind, why) -> count
 
 
@@ -107,7 +109,7 @@ def _deliverable(
             why = NO_PLACE
         elif where.carrier is Carrier.COMPILED:
             if isinstance(item, Rule) and item.scope_paths:
-                why = SCOPED
+                why = SCOPED if home or not tree_copies(client, clients) else ALWAYS_ON
             elif own_compiled(where, home, compiled_ok) is None and not _read_elsewhere(
                 item, client, clients, compiled_ok, configured.get(client, frozenset())
             ):
@@ -117,6 +119,30 @@ def _deliverable(
         else:
             missed[(client, kind, why)] = missed.get((client, kind, why), 0) + 1
     return tuple(out)
+
+
+def rule_trees_read(client: str) -> dict[str, str]:
+    """The other clients' rule trees `client` reads every file of, whole (Crush: every
+    file under `.cursor/rules/`, frontmatter included as text: its source's
+    `processContextPath`), project scope: tree -> the client writing there."""
+    trees = [r for r in get(client).reads if r.endswith("/")]
+    out: dict[str, str] = {}
+    for other in CLIENTS:
+        where = other.kinds.get(RULE)
+        if other.id == client or where is None or where.carrier is Carrier.COMPILED:
+            continue
+        if any(where.project.tree.startswith(t) for t in trees):
+            out[where.project.tree] = other.id
+    return out
+
+
+def tree_copies(client: str, clients: Sequence[str]) -> list[str]:
+    """Of `clients`, those whose rule copies land in a tree `client` reads whole
+    (`rule_trees_read`): a path-scoped rule written for them reaches `client` too,
+    always-on, since nothing there reads its file patterns (Crush reading Cursor's
+    `.cursor/rules/<n>.mdc`, `globs:` and all)."""
+    writers = set(rule_trees_read(client).values())
+    return [c for c in clients if c in writers]
 
 
 def _read_elsewhere(
@@ -239,7 +265,7 @@ def read_in_trees(
         return {}
     out: dict[str, tuple[str, str]] = {}
     for target, clients in targets.items():
-        if target not in compiled:
+        if target not in compiled or target in served:
             continue
         for client in clients:
             trees = [r for r in get(client).reads if r.endswith("/")]
@@ -251,6 +277,42 @@ def read_in_trees(
                 if tree is not None:
                     out[client] = (tree, other)
                     break
+    return out
+
+
+def served_in_trees(
+    item: Item,
+    targets: Mapping[str, Sequence[str]],
+    compiled: Mapping[str, str],
+    served: Mapping[str, str],
+    renderings: Mapping[str, Rendering],
+) -> dict[str, str]:
+    """Compiled targets whose clients read every file of another target's rule tree
+    (Crush: `.cursor/rules/`) where that target keeps a copy of its own this run with the
+    same text (beside a team's own `AGENTS.md`, or a `cursor:` passthrough block): their
+    own section would be a second read, so that copy serves them. Maps each to that
+    target. A section another client reads as well stays (its file holds the rule
+    anyway): one shared with another target compiling there or serving one. A text that
+    differs is a second read `read_in_trees` reports. Project scope, once `served` is
+    complete."""
+    from upskill.render.body import source_body
+
+    if not isinstance(item, Rule) or item.scope_paths:
+        return {}
+    out: dict[str, str] = {}
+    for target, path in compiled.items():
+        shared = any(p == path for t, p in compiled.items() if t != target)
+        if target in served or shared or path in served.values():
+            continue
+        for other, rendering in sorted(renderings.items()):
+            if other in compiled or other in served or not rendering.files:
+                continue
+            first = rendering.files[0].path
+            if all(
+                any(first.startswith(t) for t in rule_trees_read(c)) for c in targets[target]
+            ) and source_body(item, target) == source_body(item, other):
+                out[target] = other
+                break
     return out
 
 
@@ -479,11 +541,20 @@ def undelivered_lines(
 ) -> list[str]:
     """One line per client, kind and reason that selected items could not reach: never
     silent. A team file in the way is the compiled file's front when that is the team's
-    (not in `compiled_ok`), else the compiled file itself."""
+    (not in `compiled_ok`), else the compiled file itself. A path-scoped rule the client
+    reads anyway in another client's copy is told too: it applies everywhere there."""
     lines = []
     for (client, kind, why), count in sorted(missed.items()):
         what = kind if count == 1 else f"{kind}s"
         spec = get(client)
+        if why == ALWAYS_ON:
+            trees = rule_trees_read(client)
+            copies = ", ".join(f"{get(c).name}'s copy in {t}" for t, c in sorted(trees.items()))
+            lines.append(
+                f"{client}: {count} path-scoped {what} read always-on: {spec.name} reads "
+                f"{copies} whole, without its file patterns"
+            )
+            continue
         if why == SCOPED:
             what = f"path-scoped {what}"
             reason = f"{spec.name} reads one instructions file, without file patterns"
@@ -597,6 +668,7 @@ def render_desired(
                 twice.setdefault((client, path, source), []).append(resolved.key)
             rest = {t: r for t, r in renderings.items() if t not in compiled and t not in served}
             served.update(served_elsewhere(rest))
+            served.update(served_in_trees(resolved.item, targets, compiled, served, renderings))
             for client, (tree, source) in read_in_trees(
                 resolved.item, targets, compiled, served, renderings
             ).items():

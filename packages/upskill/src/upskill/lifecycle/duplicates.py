@@ -30,6 +30,7 @@ from upskill.fsio import read_contained
 from upskill.lifecycle import agenttrees
 from upskill.lifecycle.compiled import split_block
 from upskill.lifecycle.contextfiles import configured_reads
+from upskill.lifecycle.desired import rule_trees_read
 from upskill.lifecycle.hashing import tree_hash
 from upskill.render.compiled import parse_sections
 
@@ -168,8 +169,10 @@ def _sections(root: Path, path: str) -> set[str]:
 def _rules(root: Path, clients: tuple[str, ...]) -> list[dict[str, Any]]:
     """Per client: each rule found in more than one place it reads. A client with a rule
     tree reads that tree and every single file in its `reads` (the compiled sections in
-    them); a client with a compiled file reads that file and the files its project
-    settings name (`lifecycle.contextfiles`: Gemini listing `AGENTS.md`)."""
+    them); a client with a compiled file reads that file, its alternative (Crush's
+    `CRUSH.md`), the other clients' rule trees it reads whole (Crush: `.cursor/rules/`)
+    and the files its project settings name (`lifecycle.contextfiles`: Gemini listing
+    `AGENTS.md`)."""
     configured = configured_reads(lambda p: _read(root, p))
     out: list[dict[str, Any]] = []
     for client_id in clients:
@@ -186,6 +189,11 @@ def _rules(root: Path, clients: tuple[str, ...]) -> list[dict[str, Any]]:
             # compiled file is a team's own.
             also = [where.alternative] if where.alternative else []
             files = [own, *also, *sorted(configured.get(client_id, ()))]
+            # Another client's rule tree it reads every file of (Crush: `.cursor/rules/`).
+            for tree, writer in sorted(rule_trees_read(client_id).items()):
+                suffix = get(writer).kinds[RULE].project.template.split("{n}", 1)[1]
+                for name in _names(root, _Tree(tree, suffix)):
+                    seen.setdefault(name, []).append(tree)
         else:
             tree = where.project.tree
             suffix = where.project.template.split("{n}", 1)[1]
