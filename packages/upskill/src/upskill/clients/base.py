@@ -226,6 +226,10 @@ class McpRoute:
     # path (`~/.claude.json` `projects["/abs/path"].mcpServers`, Claude Code's local
     # scope): `upskill import` reads the current project's entry in project scope.
     per_project: str | None = None
+    # The client runs each value it passes to a server (`command`, `args`, `env` and
+    # header values, `url`) through a shell expander (Crush): values are written in the
+    # form `mcp/shellvalue.py` gives them, and a server it cannot express is refused.
+    shell_expands: bool = False
 
 
 class PluginStyle(enum.StrEnum):

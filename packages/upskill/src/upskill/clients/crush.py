@@ -42,9 +42,11 @@ MCP: the `mcp` key of `.crush.json` or `crush.json` in the project (both are mer
 `.crush.json` on top; strict JSON) and `~/.config/crush/crush.json`; entries are
 `{"type": "stdio", command, args, env}` or `{"type": "http"|"sse", url, headers}`
 (`config.MCPConfig`). `env`, `args`, `command`, `url` and `headers` are shell-expanded
-when a server starts (`config/resolve.go`), so `${VAR}` works there, and a stdio
-server inherits Crush's environment (`mcp/init.go`: `os.Environ()` plus `env`).
-Crush has no `mcp` subcommand: the file is the route in both scopes."""
+when a server starts (`config/resolve.go`, `shell/expand.go`), so `${VAR}` works there
+but so would `$(...)`: values are written escaped, and a server holding command
+substitution is refused (`mcp/shellvalue.py` has the facts). A stdio server inherits
+Crush's environment (`mcp/init.go`: `os.Environ()` plus `env`). Crush has no `mcp`
+subcommand: the file is the route in both scopes."""
 
 from __future__ import annotations
 
@@ -98,6 +100,7 @@ CLIENT = Client(
         project=ConfigFile(".crush.json", alternatives=("crush.json",)),
         user=ConfigFile("crush/crush.json", Base.CONFIG),
         inherits_env=True,
+        shell_expands=True,
     ),
     instructions=("AGENTS.md", "CRUSH.md"),
     instructions_home=(".config/crush/CRUSH.md", ".config/AGENTS.md"),

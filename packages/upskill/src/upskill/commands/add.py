@@ -45,7 +45,7 @@ def run(args: argparse.Namespace, console: Console, world: World) -> int:
     from upskill.cli.ui import report_dry_run, report_install, report_update
     from upskill.lifecycle.detect import detect
     from upskill.lifecycle.engine import plan_install
-    from upskill.lifecycle.flow import commit, hook_bundles
+    from upskill.lifecycle.flow import check, commit, hook_bundles
     from upskill.lifecycle.requests import carried_aliases
     from upskill.lifecycle.resolve import Request, Resolver, parse_aliases
     from upskill.lifecycle.scope import ScopeKind, resolve_scope
@@ -81,20 +81,36 @@ def run(args: argparse.Namespace, console: Console, world: World) -> int:
     resolver = Resolver(session.catalog, home=world.home, anchor=scope.anchor)
     resolution = resolver.resolve([request])
 
-    def select() -> tuple[str, ...]:
+    def clients_here() -> tuple[tuple[str, ...], str | None]:
         """Flags or config, else what the scope already uses (its lockfile), else the
-        clients detected here, else the baseline. Asked once the scope is settled (an
-        interrupted run completed), so upskill's own outputs read as the lockfile's."""
+        clients detected here, else the baseline; and the line saying they were detected."""
         if chosen is not None:
-            return chosen
+            return chosen, None
         used = in_use(session.read_lock())
         if used:
-            return used
+            return used, None
         found = detect(scope.root, world.home, world.env, global_=scope.kind is ScopeKind.GLOBAL)
-        if found:
-            signs = ", ".join(f"{d.client} ({d.reason})" for d in found)
-            console.info(f"installing for the clients detected here: {signs} (--all: every client)")
-        return tuple(d.client for d in found)
+        signs = ", ".join(f"{d.client} ({d.reason})" for d in found)
+        said = f"installing for the clients detected here: {signs} (--all: every client)"
+        return tuple(d.client for d in found), said if found else None
+
+    def select() -> tuple[str, ...]:
+        """`clients_here`, asked once the scope is settled (an interrupted run completed),
+        so upskill's own outputs read as the lockfile's."""
+        selection, said = clients_here()
+        if said is not None:
+            console.info(said)
+        return selection
+
+    # A bundle a selected client would evaluate as code is refused before the scope lock
+    # is taken: like a bad source, it writes nothing (`commit` checks again under the lock).
+    check(
+        session,
+        lock,
+        selection=clients_here()[0],
+        bundles=hook_bundles(resolution),
+        dry_run=args.dry_run,
+    )
 
     def plan() -> Outcome:
         console.progress("rendering")
@@ -110,9 +126,10 @@ def run(args: argparse.Namespace, console: Console, world: World) -> int:
 
     if args.dry_run:
         selection = select()
+        planned = plan()
         if args.json:
-            return emit(console, run_document("add", plan(), scope=scope.kind.value, dry_run=True))
-        return report_dry_run(console, plan())
+            return emit(console, run_document("add", planned, scope=scope.kind.value, dry_run=True))
+        return report_dry_run(console, planned)
     with ScopeLock(scope.lock_path, world.env):
         if session.recover():
             console.info("completed an interrupted run first")

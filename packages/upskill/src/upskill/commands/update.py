@@ -105,7 +105,7 @@ def _full(
     from upskill.cli.runjson import committed_document, emit, empty_document, run_document
     from upskill.cli.ui import report_dry_run, report_update
     from upskill.lifecycle.engine import plan_install
-    from upskill.lifecycle.flow import commit, hook_bundles
+    from upskill.lifecycle.flow import check, commit, hook_bundles
     from upskill.lifecycle.requests import update_requests
     from upskill.lifecycle.resolve import Resolver
     from upskill.lifecycle.scopelock import ScopeLock
@@ -166,6 +166,13 @@ def _full(
                 return emit(console, empty_document("update", scope=where, dry_run=True))
             console.info("nothing installed")
             return 0
+        check(
+            session,
+            planned[1].lock,
+            selection=selection or (),
+            bundles=hook_bundles(planned[0]),
+            dry_run=True,
+        )
         if args.json:
             return emit(console, run_document("update", planned[1], scope=where, dry_run=True))
         return report_dry_run(console, planned[1])

@@ -49,6 +49,11 @@ class HookResult:
 
 
 class BundleHook(Protocol):
+    def check(self, ctx: HookContext, bundles: Sequence[ResolvedBundle]) -> None:
+        """Refuse the run (raise an `UpskillError`) before anything is written, when a
+        bundle asks for something the hook will not do at all."""
+        ...
+
     def install(self, ctx: HookContext, bundles: Sequence[ResolvedBundle]) -> HookResult: ...
 
     def remove(self, ctx: HookContext, bundle_names: Sequence[str]) -> HookResult: ...

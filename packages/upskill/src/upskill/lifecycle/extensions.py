@@ -29,6 +29,14 @@ def run_install(ctx: HookContext, bundles: Sequence[ResolvedBundle]) -> HookOutc
     return _fold(ctx, lambda hook, c: hook.install(c, bundles))
 
 
+def run_check(ctx: HookContext, bundles: Sequence[ResolvedBundle]) -> None:
+    """Let every hook refuse the run's bundles before anything is written."""
+    if not bundles:
+        return
+    for hook in registered_hooks():
+        hook.check(ctx, bundles)
+
+
 def run_remove(ctx: HookContext, bundle_names: Sequence[str]) -> HookOutcome:
     return _fold(ctx, lambda hook, c: hook.remove(c, bundle_names))
 

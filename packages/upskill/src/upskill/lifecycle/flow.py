@@ -12,7 +12,7 @@ from upskill.lifecycle.agenttrees import HIDES
 from upskill.lifecycle.ancillary import read_optional
 from upskill.lifecycle.compiled import recorded_alternatives
 from upskill.lifecycle.engine import Outcome, commit_outcome
-from upskill.lifecycle.extensions import run_install, run_remove
+from upskill.lifecycle.extensions import run_check, run_install, run_remove
 from upskill.lifecycle.hashing import FileState, probe
 from upskill.lifecycle.journal import Transaction, apply_transaction
 from upskill.lifecycle.override import unwatched
@@ -50,6 +50,19 @@ def hook_context(
     )
 
 
+def check(
+    session: Session,
+    lock: Lockfile,
+    *,
+    selection: Sequence[str],
+    bundles: Sequence[ResolvedBundle],
+    dry_run: bool,
+) -> None:
+    """Let the extension hooks refuse the run (an `UpskillError`) before any write: a
+    dry run refuses what the run would."""
+    run_check(hook_context(session, lock, selection, dry_run), bundles)
+
+
 def commit(
     session: Session,
     outcome: Outcome,
@@ -60,6 +73,8 @@ def commit(
     force: bool = False,
 ) -> Committed:
     """Apply an outcome, let extension hooks update plugins/mcps, save fast-path state."""
+    if not removed_bundles:
+        check(session, outcome.lock, selection=selection, bundles=bundles, dry_run=False)
     written = commit_outcome(session.scope, outcome)
     ctx = hook_context(session, outcome.lock, selection, False, force=force)
     hooked = run_remove(ctx, removed_bundles) if removed_bundles else run_install(ctx, bundles)

@@ -154,6 +154,11 @@ def configure_servers(
                 warnings.append(f"mcp {server.name}: not configured: {unsupported}")
                 records.append(McpRecord(server.name, target, scope, bundle, Status.SKIPPED))
                 continue
+            refused = shapes.shell_problem(server, target)
+            if refused is not None:  # the install hook's check refuses this before any write
+                warnings.append(f"mcp {server.name}: not configured for {target}: {refused}")
+                records.append(McpRecord(server.name, target, scope, bundle, Status.SKIPPED))
+                continue
             for key in shapes.unexpanded(server, target):
                 warnings.append(
                     f"mcp {server.name}: {target} does not expand ${{VAR}} references: {key} "

@@ -15,6 +15,7 @@ from typing import Any
 from upskill.clientconf.clientcli import SubprocessCli
 from upskill.clientconf.places import client_scope, places_for
 from upskill.clients import BASELINE_CLIENTS, MCP_CLIENTS
+from upskill.errors import UpskillError
 from upskill.hooks.api import (
     HookContext,
     HookResult,
@@ -23,6 +24,7 @@ from upskill.hooks.api import (
     warning_lines,
 )
 from upskill.mcp import records as conv
+from upskill.mcp import shapes
 from upskill.mcp.configure import configure_servers
 from upskill.mcp.model import Status, from_format
 from upskill.mcp.reconcile import reconcile
@@ -37,6 +39,20 @@ def targets_for(selection: Sequence[str]) -> tuple[str, ...]:
 
 
 class McpHook:
+    def check(self, ctx: HookContext, bundles: Sequence[ResolvedBundle]) -> None:
+        """A server a selected client would evaluate as shell code (`mcp/shellvalue.py`)
+        refuses the whole run, before any write: the bundle is what must change."""
+        for resolved in bundles:
+            targets = targets_for(run_clients(ctx, resolved.name))
+            for server in map(from_format, resolved.bundle.mcps):
+                for target in targets:
+                    problem = shapes.shell_problem(server, target)
+                    if problem is not None:
+                        raise UpskillError(
+                            f"mcp server {server.name!r}: {problem}; refused for {target}",
+                            path=resolved.bundle.path,
+                        )
+
     def install(self, ctx: HookContext, bundles: Sequence[ResolvedBundle]) -> HookResult:
         if ctx.dry_run:
             return HookResult(ctx.lock.plugins, ctx.lock.mcps)

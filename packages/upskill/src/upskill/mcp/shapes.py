@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterator
 
 from upskill.clientconf.places import ConfigLocation, Places, Scope, locate
 from upskill.clients import get
 from upskill.clients.base import EntryStyle, McpCli, McpRoute
+from upskill.mcp import shellvalue
 from upskill.mcp.model import LocalTransport, McpServer, RemoteTransport
 
 
@@ -80,51 +82,92 @@ def refs(value: str, template: str | None) -> str:
     return _ENV_REF.sub(lambda m: template.replace("NAME", m.group(1)), value)
 
 
+def _literal(value: str) -> str:
+    return value
+
+
+def _shaper(found: McpRoute) -> Callable[[str], str]:
+    """How a value the client passes to a server is written: as it is, or escaped for a
+    client that shell-expands it (raising `shellvalue.Unexpressible` when it cannot be)."""
+    return shellvalue.for_shell if found.shell_expands else _literal
+
+
+def _passed_values(server: McpServer) -> Iterator[tuple[str, str]]:
+    """(field, value) for every value a client passes to the server, as errors name it."""
+    t = server.transport
+    if isinstance(t, LocalTransport):
+        yield "command", t.command
+        yield from ((f"args[{i}]", a) for i, a in enumerate(t.args))
+        yield from ((f"env.{k}", v) for k, v in t.env)
+    else:
+        yield "url", t.url
+        yield from ((f"headers.{k}", v) for k, v in t.headers)
+
+
+def shell_problem(server: McpServer, target: str) -> str | None:
+    """Why a client that shell-expands MCP values cannot be given this server, naming the
+    first field at fault, or None (also None for every client that expands nothing)."""
+    if not route(target).shell_expands:
+        return None
+    for field, value in _passed_values(server):
+        try:
+            shellvalue.for_shell(value)
+        except shellvalue.Unexpressible as exc:
+            return f"{field} {exc}"
+    return None
+
+
 def config_entry(server: McpServer, target: str) -> dict[str, object]:
-    """The value stored under the client's root key for this server."""
+    """The value stored under the client's root key for this server. For a client that
+    shell-expands values, a server `shell_problem` refuses raises `Unexpressible`."""
     found = route(target)
     style, t = found.style, server.transport
     if style is EntryStyle.CODEX:
         return codex_entry(server)
+    shape = _shaper(found)
     if isinstance(t, LocalTransport):
         env = {
-            k: refs(v, found.env_ref)
+            k: shape(refs(v, found.env_ref))
             for k, v in t.env
             if not (found.inherits_env and _self_ref(k, v))
         }
         if style is EntryStyle.OPENCODE:
-            entry: dict[str, object] = {"type": "local", "command": [t.command, *t.args]}
+            entry: dict[str, object] = {
+                "type": "local",
+                "command": [shape(t.command), *(shape(a) for a in t.args)],
+            }
             if env:
                 entry["environment"] = env
             return entry
         # Claude Code's own `claude mcp add` writes `"type": "stdio"` (2.1.197): so do we,
         # and Copilot CLI (1.0.102) reads the same entry from the same `.mcp.json`
         entry = {"type": "stdio"} if style is EntryStyle.STANDARD else {}
-        entry["command"] = t.command
+        entry["command"] = shape(t.command)
         if t.args:
-            entry["args"] = list(t.args)
+            entry["args"] = [shape(a) for a in t.args]
         if env:
             entry["env"] = env
         return entry
-    entry = _remote_head(t, style)
+    entry = _remote_head(t, style, shape(t.url))
     if t.headers:
-        entry["headers"] = {k: refs(v, found.env_ref) for k, v in t.headers}
+        entry["headers"] = {k: shape(refs(v, found.env_ref)) for k, v in t.headers}
     return entry
 
 
-def _remote_head(t: RemoteTransport, style: EntryStyle) -> dict[str, object]:
-    """The transport and URL keys of a remote entry, in the client's spelling."""
+def _remote_head(t: RemoteTransport, style: EntryStyle, url: str) -> dict[str, object]:
+    """The transport and URL keys of a remote entry, in the client's spelling (`url` as
+    written for the client)."""
     if style is EntryStyle.OPENCODE:
-        return {"type": "remote", "url": t.url}
+        return {"type": "remote", "url": url}
     if style is EntryStyle.PLAIN:
-        return {"url": t.url}
+        return {"url": url}
     if style is EntryStyle.HTTPURL:
-        return {"httpUrl": t.url} if t.type == "http" else {"url": t.url}
+        return {"httpUrl": url} if t.type == "http" else {"url": url}
     if style is EntryStyle.SERVERURL:
-        return {"serverUrl": t.url}
+        return {"serverUrl": url}
     if style is EntryStyle.STREAMABLE:
-        return {"type": "streamable-http" if t.type == "http" else t.type, "url": t.url}
-    return {"type": t.type, "url": t.url}
+        return {"type": "streamable-http" if t.type == "http" else t.type, "url": url}
+    return {"type": t.type, "url": url}
 
 
 def _self_ref(key: str, value: str) -> bool:

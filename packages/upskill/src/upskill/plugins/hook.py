@@ -58,6 +58,9 @@ def _records(ctx: HookContext) -> list[PluginRecord]:
 
 
 class PluginHook:
+    def check(self, ctx: HookContext, bundles: Sequence[ResolvedBundle]) -> None:
+        """Nothing to refuse up front: a plugin a client cannot take is a warning."""
+
     def install(self, ctx: HookContext, bundles: Sequence[ResolvedBundle]) -> HookResult:
         if ctx.dry_run:
             return HookResult(ctx.lock.plugins, ctx.lock.mcps)
