@@ -9,11 +9,12 @@ import pytest
 from upskill.clients import get
 from upskill.jsonc import loads
 from upskill.lifecycle.ancillary import (
+    IMPORT,
     AncillaryError,
     instructions_list,
     settings_flag,
+    shape,
 )
-from upskill.lifecycle.ancillary import agents_md_import as claude_md
 
 # The updaters the registrations of opencode and VS Code produce.
 OPENCODE = get("opencode").registration
@@ -22,9 +23,13 @@ opencode_json = instructions_list(OPENCODE.rule_list, (OPENCODE.rule_glob,))
 vscode_settings = settings_flag(VSCODE.settings, *VSCODE.settings_key)
 
 
-def test_claude_md_created_once():
-    assert claude_md(None) == b"@AGENTS.md\n"
-    assert claude_md(b"my own\n") is None
+def test_claude_md_created_once_never_edited():
+    memory = shape("CLAUDE.md")
+    assert memory.put((IMPORT,))(None) == b"@AGENTS.md\n"
+    assert memory.put((IMPORT,))(b"my own\n") == b"my own\n"
+    assert memory.take((IMPORT,))(b"@AGENTS.md\nmine\n") is None  # written whole: no cut
+    assert memory.value(b"x\n@AGENTS.md\n", IMPORT) == "@AGENTS.md"
+    assert not memory.reported
 
 
 def test_opencode_json_create_append_noop():
@@ -123,8 +128,8 @@ def test_cli_writes_ancillary_only_for_selected_clients(cli, project, registry):
 def test_cli_never_modifies_existing_claude_md_and_remove_takes_settings_back(
     cli, project, registry
 ):
-    """`remove` leaves CLAUDE.md and opencode.json, and takes back the settings file upskill
-    created for VS Code: nothing of it is left."""
+    """`remove` leaves the team's CLAUDE.md, and takes back the settings file and the
+    opencode.json upskill created: nothing of them is left."""
     (project / "CLAUDE.md").write_text("# Mine\n")
     baseline = ("--claude", "--copilot", "--vscode", "--opencode")  # not just the detected one
     cli.ok("add", "../registry", *baseline, cwd=project)
@@ -138,7 +143,7 @@ def test_cli_never_modifies_existing_claude_md_and_remove_takes_settings_back(
     cli.ok("remove", "-y", "--source", f"local:{registry}", cwd=project)
     assert not (project / ".vscode/settings.json").exists()
     assert (project / "CLAUDE.md").read_text() == "# Mine\n"
-    assert (project / "opencode.json").is_file()
+    assert not (project / "opencode.json").exists()  # upskill created it
 
 
 def test_cli_settings_only_for_vscode(cli, project, registry):

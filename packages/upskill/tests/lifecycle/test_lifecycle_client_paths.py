@@ -9,10 +9,11 @@ from pathlib import Path
 
 from upskill.clients import get
 from upskill.lifecycle.ancillary import (
+    IMPORT,
     Installed,
-    ancillary_updaters,
     instructions_list,
-    registered,
+    unrecorded,
+    wanted,
 )
 
 OPENCODE_RULE_GLOB = get("opencode").registration.rule_glob
@@ -101,19 +102,22 @@ def test_project_claude_rules_hidden_from_copilot_only_beside_its_own_copy(
 
 
 def test_narrowing_drops_the_opencode_rule_glob(cli, h, registry, project):
+    """The team's file is given back byte for byte once its member is taken back."""
     config = project / "opencode.json"
     config.write_text('{\n  "model": "x"\n}\n')
     cli.ok("add", str(registry), "--claude", "--opencode", cwd=project)
     assert json.loads(config.read_text())["instructions"] == [OPENCODE_RULE_GLOB]
     cli.ok("update", "--claude", cwd=project)
-    assert json.loads(config.read_text()) == {"model": "x", "instructions": []}
+    assert config.read_text() == '{\n  "model": "x"\n}\n'
     assert not (project / ".agents").exists()
 
 
-def test_removing_the_last_opencode_rule_drops_the_glob(cli, h, registry, project):
+def test_removing_the_last_opencode_rule_removes_the_file_upskill_created(
+    cli, h, registry, project
+):
     cli.ok("add", str(registry), "--opencode", cwd=project)
     cli.ok("remove", "style", "commits", cwd=project)
-    assert json.loads((project / "opencode.json").read_text()) == {"instructions": []}
+    assert not (project / "opencode.json").exists()
 
 
 def test_opencode_instructions_updater_is_exact():
@@ -134,27 +138,28 @@ def test_updaters_per_scope():
         frozenset({"claude", "copilot", "vscode", "opencode"}),
         (("opencode", ".agents/rules/a/RULE.md"),),
     )
-    assert sorted(ancillary_updaters(none, rules, home=False, agents_md=True)) == [
-        "CLAUDE.md",
-        "opencode.json",
-    ]
-    # VS Code's settings file is settled with the members wanted (`edits.settle`).
+    glob = ("instructions", None, OPENCODE_RULE_GLOB)
     folder = ("chat.instructionsFilesLocations", ".github/instructions", True)
-    assert registered(rules, home=False) == {".vscode/settings.json": (folder,)}
+    assert wanted(rules, home=False, imports=True) == {
+        "CLAUDE.md": (IMPORT,),
+        "opencode.json": (glob,),
+        ".vscode/settings.json": (folder,),
+    }
+    assert wanted(rules, home=False) == {
+        "opencode.json": (glob,),
+        ".vscode/settings.json": (folder,),
+    }
     # Copilot CLI reads no `.vscode/settings.json`: only VS Code holding a rule writes it.
     cli_only = dataclasses.replace(rules, rule_clients=frozenset({"claude", "copilot", "opencode"}))
-    assert sorted(ancillary_updaters(none, cli_only, home=False, agents_md=True)) == [
-        "CLAUDE.md",
-        "opencode.json",
-    ]
-    assert registered(cli_only, home=False) == {}
+    assert sorted(wanted(cli_only, home=False, imports=True)) == ["CLAUDE.md", "opencode.json"]
     # The global scope has neither CLAUDE.md at $HOME nor a VS Code workspace.
-    assert sorted(ancillary_updaters(none, rules, home=True, agents_md=True)) == [
-        ".config/opencode/opencode.json"
-    ]
-    assert registered(rules, home=True) == {}
-    assert ancillary_updaters(none, none, home=True) == {}
-    assert sorted(ancillary_updaters(rules, none, home=False)) == ["opencode.json"]
+    assert wanted(rules, home=True, imports=True) == {
+        ".config/opencode/opencode.json": (("instructions", None, "~/.agents/rules/a/RULE.md"),)
+    }
+    assert wanted(none, home=True) == {}
+    # A lockfile without edit records: the entries of rules that are gone are taken back.
+    assert unrecorded(rules, none, home=False) == {"opencode.json": (glob,)}
+    assert unrecorded(none, rules, home=False) == {}
 
 
 def test_no_home_output_escapes_the_confined_trees():

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from upskill.clients import get
 from upskill.lifecycle.ancillary import (
     legacy_members,
+    member_value,
     put_members,
     setting_value,
     settings_cut,
@@ -141,7 +142,7 @@ def _settle(current: bytes | None, edit: EditRecord | None, wanted: tuple) -> Se
         wanted,
         put=put_members(PATH),
         take=take_members(PATH),
-        value=lambda data, key, member: setting_value(data, PATH, key, member),
+        value=member_value(PATH),
     )
 
 
@@ -247,3 +248,30 @@ def test_a_file_changed_between_runs_keeps_the_change() -> None:
         b'  "chat.agentFilesLocations": {}\n}\n'
     )
     assert _settle(narrowed.data, narrowed.record, ()) == Settled(empty, None)
+
+
+def test_array_items_are_listed_apart_in_the_lockfile(tmp_path: Path) -> None:
+    """An array item upskill added (`opencode.json`'s rule glob, `CLAUDE.md`'s import) is
+    stored as `listed` [key, item], so an upskill that predates it reads `members` alone;
+    a record of a file upskill needs and added nothing to keeps `members: []`."""
+    glob = ("instructions", None, ".agents/rules/**/RULE.md")
+    created = EditRecord("opencode.json", "ab" * 32, created=True, members=(glob,))
+    nothing = EditRecord("CLAUDE.md", "cd" * 32, members=())
+    lock = Lockfile(edits=(nothing, created))  # by path, as written
+    data = serialise_lockfile(lock)
+    assert json.loads(data)["edits"] == [
+        {"path": "CLAUDE.md", "sha256": "cd" * 32, "at": 0, "length": 0, "was": "", "members": []},
+        {
+            "path": "opencode.json",
+            "sha256": "ab" * 32,
+            "created": True,
+            "members": [],
+            "listed": [["instructions", ".agents/rules/**/RULE.md"]],
+        },
+    ]
+    assert parse_lockfile(data, tmp_path / "l") == lock
+    for bad in ([["a"]], [["a", 1]], [[None, "b"]], {"a": "b"}):
+        raw = {"path": PATH, "sha256": "x", "created": True, "listed": bad}
+        text = json.dumps({"schema": 1, "items": [], "edits": [raw]}).encode()
+        with pytest.raises(LockfileError, match="`listed` must hold"):
+            parse_lockfile(text, tmp_path / "l")

@@ -128,15 +128,23 @@ def test_claude_md_and_opencode_json_are_reported(cli, project, registry) -> Non
     out = cli.run("remove", "style", "--json", cwd=project)
     document = json.loads(out.stdout)
     assert list(Draft202012Validator(json.loads(SCHEMA.read_text())).iter_errors(document)) == []
+    # Both files upskill created go with their last member: the tree is the one before add
+    # but for upskill's own state (its lockfile, now empty, and `.upskill/`).
     assert document["extra_files"] == [
+        {"op": "remove", "path": "CLAUDE.md", "set": [], "took_back": []},
         {
-            "op": "update",
+            "op": "remove",
             "path": "opencode.json",
             "set": [],
             "took_back": [{"key": "instructions", "item": ".agents/rules/**/RULE.md"}],
-        }
+        },
     ]
-    assert json.loads((project / "opencode.json").read_bytes()) == {"instructions": []}
+    assert sorted(p.name for p in project.iterdir()) == [
+        ".git",
+        ".upskill",
+        ".upskill-lock.json",
+        "AGENTS.md",
+    ]
 
 
 def test_json_carries_settings_members(cli, project, registry) -> None:  # type: ignore[no-untyped-def]

@@ -78,8 +78,19 @@ _DONE = {ExtraOp.CREATE: "created", ExtraOp.UPDATE: "updated", ExtraOp.REMOVE: "
 
 
 def extra_lines(extras: Iterable[ExtraFile]) -> list[str]:
-    """One line per extra file a run changed: `updated .vscode/settings.json: set …`."""
-    return [f"{_DONE[x.op]} {extra_text(x, taken='took back')}" for x in extras]
+    """One line per extra file a run changed: `updated .vscode/settings.json: set …`; an
+    edited file upskill created and no longer needs is kept, as an edited output is."""
+    return [
+        f"kept edited file that is no longer installed: {x.path}"
+        if x.op is ExtraOp.KEEP
+        else f"{_DONE[x.op]} {extra_text(x, taken='took back')}"
+        for x in extras
+    ]
+
+
+def extra_changes(extras: Iterable[ExtraFile]) -> int:
+    """How many extra files a run writes or removes (a kept one is no change)."""
+    return sum(x.op is not ExtraOp.KEEP for x in extras)
 
 
 def noteworthy(
@@ -116,9 +127,9 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def tail(plan: Plan) -> str:
+def tail(plan: Plan, extras: Iterable[ExtraFile] = ()) -> str:
     parts = []
-    kept = plan.count(Op.KEEP_EDIT, Op.KEEP_ORPHAN)
+    kept = plan.count(Op.KEEP_EDIT, Op.KEEP_ORPHAN) + sum(x.op is ExtraOp.KEEP for x in extras)
     if kept:
         parts.append(f"{kept} kept local edit{'' if kept == 1 else 's'}")
     foreign = plan.count(Op.FOREIGN)
@@ -181,12 +192,15 @@ def report_install(
         console.info(line)
     per_client = client_lines(outcome, committed.lock, bundles)
     if per_client:
-        console.info(f"{plural(len(outcome.items), 'item')} {verb}{tail(outcome.plan)}:")
+        console.info(
+            f"{plural(len(outcome.items), 'item')} {verb}{tail(outcome.plan, outcome.extras)}:"
+        )
         for line in per_client:
             console.info(line)
         return 0
     clients = ", ".join(outcome.clients) or "no client"
-    console.info(f"{plural(len(outcome.items), 'item')} {verb} for {clients}{tail(outcome.plan)}")
+    kept = tail(outcome.plan, outcome.extras)
+    console.info(f"{plural(len(outcome.items), 'item')} {verb} for {clients}{kept}")
     return 0
 
 
@@ -208,14 +222,14 @@ def report_update(
         owner.item for action in outcome.plan.changes for owner in owners.get(action.path, ())
     }
     removed = len(outcome.removed)
-    changes = len(outcome.plan.changes) + len(outcome.extras)
+    changes = len(outcome.plan.changes) + extra_changes(outcome.extras)
     if not changes and not removed:
-        console.info(f"Already up to date{tail(outcome.plan)}.")
+        console.info(f"Already up to date{tail(outcome.plan, outcome.extras)}.")
         return 0
     parts = [f"{plural(len(changed_items), 'item')} updated ({plural(changes, 'file')} changed)"]
     if removed:
         parts.append(f"{removed} removed")
-    console.info(", ".join(parts) + tail(outcome.plan))
+    console.info(", ".join(parts) + tail(outcome.plan, outcome.extras))
     for line in client_lines(outcome, committed.lock, bundles):
         console.info(line)
     return 0

@@ -122,5 +122,5 @@ def run(args: argparse.Namespace, console: Console, world: World) -> int:
     for line in [*noteworthy(outcome.plan.actions), *extra_lines(outcome.extras), *messages]:
         console.info(line)
     removed = len(outcome.removed)
-    console.info(f"{plural(removed, 'item')} removed{tail(outcome.plan)}")
+    console.info(f"{plural(removed, 'item')} removed{tail(outcome.plan, outcome.extras)}")
     return 0

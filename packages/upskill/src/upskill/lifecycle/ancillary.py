@@ -1,21 +1,22 @@
 """Files outside the per-item trees that clients need (reference notes §5).
 
-Project scope: `CLAUDE.md` (created once with `@AGENTS.md`, only when `AGENTS.md`
-exists), `opencode.json` (`instructions` must include the rule glob) and
-`.vscode/settings.json` (the Copilot instructions folder registered for VS Code,
-only while VS Code is selected and holds a rule there, and Claude's agents tree it
-skips while that hides only copies: `lifecycle.agenttrees`; a member no longer
-needed is taken back, the team's file given back byte for byte, or removed when
-upskill created it: `lifecycle.edits`, which this module's `put_members`,
-`take_members` and `setting_value` serve). Global scope:
+Project scope: `CLAUDE.md` (created with `@AGENTS.md`, only when `AGENTS.md` exists,
+never written into a team's file), `opencode.json` (`instructions` must include the
+rule glob) and `.vscode/settings.json` (the Copilot instructions folder registered for
+VS Code, only while VS Code is selected and holds a rule there, and Claude's agents
+tree it skips while that hides only copies: `lifecycle.agenttrees`). Global scope:
 opencode's user config `~/.config/opencode/opencode.json`, one `instructions` entry
 per rule, because opencode matches an absolute instruction's glob in its last path
-component only (`~/.agents/rules/**/RULE.md` finds nothing). Entries follow what the
-lockfile says is installed before and after a run, so narrowing or removing drops
-the entries of rules that are gone. Each updater is pure: current bytes in, new
-bytes out (or None when nothing must change). Which client needs which file, and
-what goes in it, is the client's `registration` in the registry; this module is
-the mechanism.
+component only (`~/.agents/rules/**/RULE.md` finds nothing).
+
+Every one of them is one mechanism: `wanted` says which members a file must hold
+after a run (from what the lockfile says is installed), `shape` how to put, cut and
+read them in that file, and `lifecycle.edits.settle` takes the file there from the
+team's own bytes, recording in the lockfile what upskill added (or that it created the
+file). So a member no longer needed is taken back, the team's file given back byte
+for byte, and a file upskill created is removed with its last member unless it was
+edited since. Which client needs which file, and what goes in it, is the client's
+`registration` in the registry; this module is the mechanism.
 """
 
 from __future__ import annotations
@@ -31,13 +32,15 @@ from upskill.clients import CLIENTS, render_target
 from upskill.errors import UpskillError
 from upskill.format.model import Kind
 from upskill.fsio import read_contained
-from upskill.lifecycle.edits import ABSENT, Edit, Member
+from upskill.lifecycle.edits import ABSENT, Edit, Member, never_bare
 from upskill.lifecycle.extrafiles import Entry, ExtraFile, ExtraOp
 from upskill.lifecycle.hashing import sha256_bytes
 from upskill.render.tables import Site, layout
 from upskill.state.lockfile import Lockfile
 
 AGENTS_MD = "AGENTS.md"
+# The member of a memory file upskill creates: its one line, importing `AGENTS.md`.
+IMPORT: Member = ("lines", None, "@" + AGENTS_MD)
 Updater = Callable[[bytes | None], bytes | None]
 # The clients' registrations (`clients.base.Registration`), by the files they name.
 IMPORTERS = {c.id: r.imports_agents_md for c in CLIENTS if (r := c.registration).imports_agents_md}
@@ -57,11 +60,6 @@ ANCILLARY_FILES: tuple[str, ...] = tuple(
 
 class AncillaryError(UpskillError):
     """An ancillary file has a shape upskill cannot safely extend."""
-
-
-def agents_md_import(current: bytes | None) -> bytes | None:
-    """A memory file holding only `@AGENTS.md`, created once and never edited."""
-    return b"@AGENTS.md\n" if current is None else None
 
 
 def _dump(value: Any) -> bytes:
@@ -89,31 +87,39 @@ def _load(current: bytes, path: str) -> tuple[dict[str, Any], str, bytes]:
     return value, text, bom
 
 
-def instructions_list(
-    path: str, add: Sequence[str], drop: Sequence[str] = ()
-) -> Callable[[bytes | None], bytes | None]:
+def instructions_list(path: str, add: Sequence[str], drop: Sequence[str] = ()) -> Updater:
     """An updater making `instructions` hold every entry of `add` and none of `drop`."""
+    return list_items(path, "instructions", add, drop)
+
+
+def list_items(path: str, key: str, add: Sequence[object], drop: Sequence[object] = ()) -> Updater:
+    """An updater making the array `key` hold every item of `add` and none of `drop`
+    (None: nothing to change)."""
 
     def update(current: bytes | None) -> bytes | None:
         if current is None:
-            return _dump({"instructions": list(add)}) if add else None
-        value, text, bom = _load(current, path)
-        instructions = value.get("instructions")
-        if instructions is not None and type(instructions) is not list:
-            raise AncillaryError("cannot update: `instructions` is not an array", path=path)
-        present = list(instructions or ())
+            return _dump({key: list(add)}) if add else None
+        text, bom = _text(current, path)
+        present = list(_array(current, path, key))
         new = text
         for entry in drop:
             if entry in present:
-                new = jsonc.remove_item(new, ("instructions",), entry)
+                new = jsonc.remove_item(new, (key,), entry)
                 present.remove(entry)
         for entry in add:
             if entry not in present:
-                new = jsonc.append_item(new, ("instructions",), entry)
+                new = jsonc.append_item(new, (key,), entry)
                 present.append(entry)
         return None if new == text else bom + new.encode()
 
     return update
+
+
+def _array(current: bytes, path: str, key: str) -> list[object]:
+    items = _load(current, path)[0].get(key)
+    if items is not None and type(items) is not list:
+        raise AncillaryError(f"cannot update: `{key}` is not an array", path=path)
+    return items or []
 
 
 def settings_flag(path: str, key: str, member: str) -> Updater:
@@ -145,13 +151,23 @@ def setting_value(current: bytes, path: str, key: str, member: str) -> object:
     return locations.get(member, ABSENT)
 
 
+def _one(path: str, member: Member, *, cut: bool) -> Updater:
+    key, name, value = member
+    if name is None:
+        return list_items(path, key, () if cut else (value,), (value,) if cut else ())
+    if cut:
+        return settings_cut(path, key, name)
+    assert type(value) is bool  # an object member upskill sets is a flag
+    return settings_member(path, key, name, value)
+
+
 def put_members(path: str) -> Edit:
     """`edits.settle`'s `put`: add members in order (an absent file is created)."""
 
     def put(members: tuple[Member, ...]) -> Updater:
         def update(current: bytes | None) -> bytes | None:
-            for key, member, value in members:
-                current = settings_member(path, key, member, value)(current) or current
+            for member in members:
+                current = _one(path, member, cut=False)(current) or current
             return current
 
         return update
@@ -165,13 +181,102 @@ def take_members(path: str) -> Edit:
     def take(members: tuple[Member, ...]) -> Updater:
         def update(current: bytes | None) -> bytes | None:
             out = current
-            for key, member, _ in members:
-                out = settings_cut(path, key, member)(out) or out
+            for member in members:
+                out = _one(path, member, cut=True)(out) or out
             return None if out == current else out
 
         return update
 
     return take
+
+
+def member_value(path: str) -> Callable[[bytes, Member], object]:
+    """`edits.settle`'s `value`: an object member's value, or an array item itself when
+    the array holds it (`ABSENT`: not there)."""
+
+    def value(data: bytes, member: Member) -> object:
+        key, name, item = member
+        if name is None:
+            return item if item in _array(data, path, key) else ABSENT
+        return setting_value(data, path, key, name)
+
+    return value
+
+
+def holds_nothing(data: bytes) -> bool:
+    """Whether a JSON file upskill created holds nothing but empty containers once its
+    members are cut: no value of the team's, and no comment (strict JSON), so removing
+    it loses nothing."""
+    try:
+        value = json.loads(data.decode("utf-8-sig"))
+    except ValueError:
+        return False
+
+    def empty(v: object) -> bool:
+        if type(v) is dict:
+            return all(empty(x) for x in v.values())
+        return type(v) is list and not v
+
+    return empty(value)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """How `edits.settle` edits one file: JSON members, or a file written whole (a memory
+    file: created holding its members' lines, never edited after, so a member there
+    cannot be cut and an edited file is kept). `reported`: whether the run's report
+    names the members (a file written whole is named alone)."""
+
+    put: Edit
+    take: Edit
+    value: Callable[[bytes, Member], object]
+    bare: Callable[[bytes], bool]
+    reported: bool
+
+
+def _written_whole(members: tuple[Member, ...]) -> Updater:
+    def update(current: bytes | None) -> bytes | None:
+        if current is not None:
+            return current
+        return "".join(f"{m[2]}\n" for m in members).encode() if members else None
+
+    return update
+
+
+def _no_cut(members: tuple[Member, ...]) -> Updater:
+    return lambda current: None
+
+
+def _line(data: bytes, member: Member) -> object:
+    return member[2] if str(member[2]).encode() in data.split() else ABSENT
+
+
+def shape(path: str) -> Shape:
+    if path in IMPORTERS.values():
+        return Shape(_written_whole, _no_cut, _line, never_bare, reported=False)
+    return Shape(put_members(path), take_members(path), member_value(path), holds_nothing, True)
+
+
+def can_add(path: str, member: Member) -> bool:
+    """Whether upskill ever adds `member` to the file at `path` (besides the agent trees
+    `lifecycle.agenttrees` hides): a lockfile is data a repository carries, and must not
+    name a team member to cut."""
+    if path in IMPORTERS.values():
+        return member == IMPORT
+    if member in legacy_members(path):
+        return True
+    key, name, item = member
+    if key != "instructions" or name is not None or type(item) is not str:
+        return False
+    for client, reg in RULE_LISTS.items():
+        if path == reg.rule_list and item == reg.rule_glob:
+            return True
+        if path == reg.rule_list_home and item.startswith("~/"):
+            rule = item.rstrip("/").split("/")[-2:-1]
+            site = layout(Kind.RULE, client, Site(True))
+            if rule and item == f"~/{site.entrypoint(rule[0])}":
+                return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -219,63 +324,49 @@ def _in_rule_tree(path: str, target: str, home: bool) -> bool:
         return False
 
 
-@dataclass(frozen=True)
-class Rewrite:
-    """How a run changes one ancillary file, and the entries that change can set or
-    take back there (what `changed` reports)."""
+def wanted(after: Installed, *, home: bool, imports: bool = False) -> dict[str, tuple[Member, ...]]:
+    """The members each file must hold after a run, given what is installed then and
+    whether a memory file may import `AGENTS.md` (`imports`: it exists and is not compiled
+    by upskill; Claude Code and Copilot inject an unresolved reference as literal text).
+    The engine settles each file with these and any other member upskill adds there
+    (`edits.settle`), so a member no longer wanted is taken back. The files and what goes
+    in them are the clients' registrations (`clients.base.Registration`)."""
+    out: dict[str, tuple[Member, ...]] = {}
 
-    update: Updater
-    entries: tuple[Entry, ...] = ()
+    def want(path: str, *members: Member) -> None:
+        out[path] = (*out.get(path, ()), *members)
 
-
-def _listed(path: str, add: Sequence[str], drop: Sequence[str] = ()) -> Rewrite:
-    entries = tuple(Entry("instructions", None, e) for e in (*add, *drop))
-    return Rewrite(instructions_list(path, add, drop), entries)
-
-
-def ancillary_updaters(
-    before: Installed, after: Installed, *, home: bool, agents_md: bool = False
-) -> dict[str, Rewrite]:
-    """Which ancillary files a run touches, given what was installed before and after it
-    and whether the scope has an `AGENTS.md`: `CLAUDE.md`'s `@AGENTS.md` is written only
-    when it resolves (Claude Code and Copilot inject an unresolved reference as literal
-    text). Nothing a run did not change is rewritten. The files and what goes in them
-    are the clients' registrations (`clients.base.Registration`)."""
-    out: dict[str, Rewrite] = {}
     if home:
         for client, reg in RULE_LISTS.items():
-            if reg.rule_list_home is None:
-                continue
-            now = [p for c, p in after.listed_rules if c == client]
-            entries = [f"~/{p}" for p in now]
-            gone = [f"~/{p}" for c, p in before.listed_rules if c == client and p not in now]
-            if entries or gone:
-                path = reg.rule_list_home
-                out[path] = _listed(path, entries, gone)
+            listed = [
+                ("instructions", None, f"~/{p}") for c, p in after.listed_rules if c == client
+            ]
+            if reg.rule_list_home is not None and listed:
+                want(reg.rule_list_home, *listed)
         return out
     for client, memory in IMPORTERS.items():
-        if client in after.targets and agents_md:
-            out[memory] = Rewrite(agents_md_import)
+        if client in after.targets and imports:
+            want(memory, IMPORT)
     for client, reg in RULE_LISTS.items():
-        assert reg.rule_list is not None
-        if client in after.rule_targets:
-            out[reg.rule_list] = _listed(reg.rule_list, (reg.rule_glob,))
-        elif client in before.rule_targets:
-            out[reg.rule_list] = _listed(reg.rule_list, (), (reg.rule_glob,))
+        if client in after.rule_targets and reg.rule_list is not None:
+            want(reg.rule_list, ("instructions", None, reg.rule_glob))
+    for client, reg in SETTINGS.items():
+        if client in after.rule_clients and reg.settings is not None:
+            want(reg.settings, (*reg.settings_key, True))
     return out
 
 
-def registered(after: Installed, *, home: bool) -> dict[str, tuple[Member, ...]]:
-    """The settings members a client's registration needs after a run, by file: VS Code's
-    instructions folder while VS Code holds a rule in its own tree (project scope). The
-    engine settles each file with these and any other member upskill adds there
-    (`edits.settle`), so a member no longer needed is taken back."""
-    out: dict[str, tuple[Member, ...]] = {}
-    if home:
-        return out
-    for client, reg in SETTINGS.items():
-        if client in after.rule_clients and reg.settings is not None:
-            out[reg.settings] = (*out.get(reg.settings, ()), (*reg.settings_key, True))
+def unrecorded(before: Installed, after: Installed, *, home: bool) -> dict[str, tuple[Member, ...]]:
+    """The rule list entries a run drops, by file: what a lockfile from before upskill
+    recorded its edits there says upskill added. Such a file is treated as it always
+    was: the entries of rules that are gone are taken back, the file is kept."""
+    was, now = wanted(before, home=home), wanted(after, home=home)
+    lists = {p for r in RULE_LISTS.values() for p in (r.rule_list, r.rule_list_home)}
+    out = {}
+    for path, members in was.items():
+        gone = tuple(m for m in members if m not in now.get(path, ()))
+        if path in lists and gone:
+            out[path] = gone
     return out
 
 

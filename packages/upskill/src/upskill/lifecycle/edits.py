@@ -1,15 +1,19 @@
-"""Undoable edits to a file upskill does not own (VS Code's `.vscode/settings.json`).
+"""Undoable edits to the files upskill shares with the team (`lifecycle.ancillary`).
 
-upskill inserts members in a team's settings file: its instructions folder, and a
-tree VS Code is told not to read (`lifecycle.agenttrees`). The file is the team's,
-so taking a member back must give the team exactly the bytes they had, or no file
-at all when upskill created it. The lockfile keeps what upskill's write replaced
-(`state.lockfile.EditRecord`): the smallest span of text that differs from the
-team's own bytes, which for insertions is empty, and the members it added. Each run
-starts from the team's bytes and adds the members wanted now (`settle`), so members
-added in different runs are taken back in any order. When the file has changed since
-upskill's write, the record no longer lines up with it: then only the members upskill
-added are cut, as text, and every other change the team made stays.
+upskill inserts members in a team's file: VS Code's instructions folder and a tree
+it is told not to read in `.vscode/settings.json` (`lifecycle.agenttrees`), the rule
+glob in `opencode.json`'s `instructions`, the `@AGENTS.md` import of a `CLAUDE.md` it
+creates. The file is the team's, so taking a member back must give the team exactly
+the bytes they had, or no file at all when upskill created it. The lockfile keeps
+what upskill's write replaced (`state.lockfile.EditRecord`): the smallest span of
+text that differs from the team's own bytes, which for insertions is empty, and the
+members it added. Each run starts from the team's bytes and adds the members wanted
+now (`settle`), so members added in different runs are taken back in any order. When
+the file has changed since upskill's write, the record no longer lines up with it:
+then only the members upskill added are cut, as text, and every other change the
+team made stays; a file upskill created that holds nothing else then (`bare`) is
+removed. A member that cannot be cut (a file written whole) keeps the edited file as
+it is, and the run says so (`Settled.edited`).
 """
 
 from __future__ import annotations
@@ -21,7 +25,9 @@ from dataclasses import dataclass
 from upskill.lifecycle.hashing import sha256_bytes
 from upskill.state.lockfile import EditRecord
 
-Member = tuple[str, str, bool]  # (setting, member, value): `"chat.x": {"member": value}`
+# (key, member, value): `"key": {"member": value}`, or with member None `value` an item of
+# the array `key` (a file written whole: a line of it, key `lines`).
+Member = tuple[str, str | None, bool | str]
 
 
 def record(
@@ -59,17 +65,23 @@ class Undo:
     keep: bool = False
 
 
+def never_bare(data: bytes) -> bool:
+    return False
+
+
 def undo(
     edit: EditRecord,
     current: bytes | None,
     apply: Callable[[bytes | None], bytes | None],
     cut: Callable[[bytes], bytes | None],
+    bare: Callable[[bytes], bool] = never_bare,
 ) -> Undo:
     """Undo `edit` on the file's `current` bytes. The record is data from a lockfile a
     repository may carry, so the bytes it gives back are used only when `apply`
     (upskill's edit) turns them into `current` again: the undo then is exactly that
     edit's inverse. Otherwise (a file changed since, a record that does not fit) `cut`
-    removes only upskill's member (None: nothing to change)."""
+    removes only upskill's member (None: nothing to change); a file upskill created
+    that then holds nothing of the team's (`bare`) is removed."""
     if current is None:
         return Undo(None, keep=True)
     if sha256_bytes(current) == edit.sha256:
@@ -81,18 +93,23 @@ def undo(
             if apply(before) == current:
                 return Undo(before)
     data = cut(current)
+    if edit.created and bare(current if data is None else data):
+        return Undo(None, expected=sha256_bytes(current))
     return Undo(data, keep=data is None)
 
 
 @dataclass(frozen=True)
 class Settled:
-    """What a run does to a settings file: write `data`, remove it (`data` None, while it
-    holds `expected`), or nothing (`keep`); `record` is the lock's record afterwards."""
+    """What a run does to a shared file: write `data`, remove it (`data` None, while it
+    holds `expected`), or nothing (`keep`); `record` is the lock's record afterwards.
+    `edited`: kept as it is although upskill no longer needs its member there, because
+    the file changed since upskill wrote it and the member cannot be cut."""
 
     data: bytes | None
     record: EditRecord | None
     expected: str = ""
     keep: bool = False
+    edited: bool = False
 
 
 ABSENT = object()  # `value` of a member the file does not have
@@ -108,29 +125,36 @@ def settle(
     *,
     put: Edit,
     take: Edit,
-    value: Callable[[bytes, str, str], object],
+    value: Callable[[bytes, Member], object],
+    bare: Callable[[bytes], bool] = never_bare,
 ) -> Settled:
     """Make the file hold `wanted`, given `ours` (the members `edit` says upskill added).
     A wanted member the team's bytes already have, whatever its value, is the team's:
     it is never changed nor recorded. `put(members)` adds members to bytes (None: an
-    absent file), `take(members)` cuts them as text (None: none there), `value` reads one
-    (`ABSENT`). A file that already holds what is wanted is not rewritten."""
+    absent file; a file it leaves as it is gets no record), `take(members)` cuts them as
+    text (None: none there), `value` reads one (`ABSENT`), `bare` says a file holds no
+    content but upskill's members, which `undo` then removes. A file that already holds
+    what is wanted is not rewritten."""
     gone = [m for m in ours if m not in wanted]
     if current is not None and (edit is not None or wanted):
-        here = all(value(current, s, k) == v for s, k, v in wanted)
-        if here and all(value(current, s, k) is ABSENT for s, k, _ in gone):
+        here = all(value(current, m) == m[2] for m in wanted)
+        if here and all(value(current, m) is ABSENT for m in gone):
             kept = tuple(m for m in ours if m in wanted)
             same = dataclasses.replace(edit, members=kept) if kept and edit else None
             return Settled(None, same, keep=True)
     base = current
+    edited = False
     if edit is not None:
-        done = undo(edit, current, put(ours), take(ours))
+        done = undo(edit, current, put(ours), take(ours), bare)
         base = current if done.keep else done.data
-    add = tuple(m for m in wanted if base is None or value(base, m[0], m[1]) is ABSENT)
+        edited = (
+            current is not None and done.keep and any(value(current, m) is not ABSENT for m in gone)
+        )
+    add = tuple(m for m in wanted if base is None or value(base, m) is ABSENT)
     target = put(add)(base) if add else base
-    new = record(path, base, target, add) if add and target is not None else None
+    new = record(path, base, target, add) if add and target is not None and target != base else None
     if target == current:
-        return Settled(None, new, keep=True)
+        return Settled(None, new, keep=True, edited=edited)
     if target is None:
         assert current is not None  # target differs from it
         return Settled(None, None, expected=sha256_bytes(current))

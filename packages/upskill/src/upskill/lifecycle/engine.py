@@ -22,16 +22,15 @@ from upskill.lifecycle.adopt import foreign_diffs
 from upskill.lifecycle.ancillary import (
     AGENTS_MD,
     IMPORTERS,
-    ancillary_updaters,
+    can_add,
     changed,
     installed,
     legacy_members,
     member_entry,
-    put_members,
     read_optional,
-    registered,
-    setting_value,
-    take_members,
+    shape,
+    unrecorded,
+    wanted,
 )
 from upskill.lifecycle.contextfiles import configured_reads
 from upskill.lifecycle.desired import (
@@ -43,7 +42,7 @@ from upskill.lifecycle.desired import (
     undelivered_lines,
 )
 from upskill.lifecycle.extrafiles import ExtraFile, ExtraOp
-from upskill.lifecycle.hashing import FileState, tree_hash
+from upskill.lifecycle.hashing import FileState, sha256_bytes, tree_hash
 from upskill.lifecycle.journal import Remove, Stat, Transaction, Write, apply_transaction
 from upskill.lifecycle.observe import Observer
 from upskill.lifecycle.plan import Op, Plan, plan_outputs
@@ -403,50 +402,63 @@ def _ancillary(
     installing: bool,
     compiled: frozenset[str] = frozenset(),
 ) -> _Extras:
-    """Ancillary writes for a run taking the scope from `before` to `after`. `compiled`:
-    the instructions files upskill compiles itself; nothing imports them (Claude reads
-    its own copies of those rules). A settings file gets the members wanted after the
-    run (a registration, an agent tree hidden: `lifecycle.agenttrees`), from the team's
-    own bytes: a member no longer wanted is undone (`lifecycle.edits`)."""
+    """The extra files' changes for a run taking the scope from `before` to `after`.
+    `compiled`: the instructions files upskill compiles itself; nothing imports them
+    (Claude reads its own copies of those rules). Each file gets the members wanted
+    after the run (`ancillary.wanted`, an agent tree hidden: `lifecycle.agenttrees`),
+    from the team's own bytes: a member no longer wanted is undone, and a file upskill
+    created goes with its last member (`lifecycle.edits`). A memory file is created only
+    by an install and only where none is: a team's own is never written."""
     home = scope.kind is ScopeKind.GLOBAL
-    agents_md = installing and AGENTS_MD not in compiled and (scope.root / AGENTS_MD).is_file()
+    imports = AGENTS_MD not in compiled and (scope.root / AGENTS_MD).is_file()
     was, now = installed(before, home=home), installed(after, home=home)
-    files: dict[str, ExtraFile] = {}
-    for rel, rewrite in ancillary_updaters(was, now, home=home, agents_md=agents_md).items():
-        current = read_optional(scope.root / rel, scope.root)
-        new = rewrite.update(current)
-        if new is not None:
-            files[rel] = changed(rel, current, new, rewrite.entries)
-    wanted = dict(registered(now, home=home))
+    want = wanted(now, home=home, imports=imports)
     lines: tuple[str, ...] = ()
     if not home:
         on_disk = at.disk(scope.root, (a.path for a in plan.actions if a.op.removes))
         for hide in at.to_hide(after.outputs, on_disk):
-            wanted[hide.settings] = (*wanted.get(hide.settings, ()), hide.member)
-        lines = at.shown_again(before.edits, wanted, after.outputs, on_disk, _reader(scope))
+            want[hide.settings] = (*want.get(hide.settings, ()), hide.member)
+        lines = at.shown_again(before.edits, want, after.outputs, on_disk, _reader(scope))
     recorded = {e.path: e for e in before.edits}
+    legacy = {
+        rel: EditRecord(rel, "", members=gone)
+        for rel, gone in unrecorded(was, now, home=home).items()
+        if rel not in recorded
+    }
+    files: dict[str, ExtraFile] = {}
     final: dict[str, bytes | None] = {}
-    for rel in sorted(set(wanted) | set(recorded)):
-        edit = recorded.pop(rel, None)
+    for rel in sorted(set(want) | set(recorded) | set(legacy)):
+        edit = recorded.pop(rel, None) or legacy.get(rel)
         ours = _ours(rel, edit)
         current = read_optional(scope.root / rel, scope.root)
+        members = want.get(rel, ())
+        form = shape(rel)
+        if rel in IMPORTERS.values() and edit is None and (current is not None or not installing):
+            continue  # a team's memory file, or none and a run that is no install
         done = ed.settle(
             rel,
             current,
             edit,
             ours,
-            wanted.get(rel, ()),
-            put=put_members(rel),
-            take=take_members(rel),
-            value=_value_in(rel),
+            members,
+            put=form.put,
+            take=form.take,
+            value=form.value,
+            bare=form.bare,
         )
+        final[rel] = current if done.keep else done.data
         if done.record is not None:
             recorded[rel] = done.record
-        final[rel] = current if done.keep else done.data
+        elif members and (kept := final[rel]) is not None:
+            # Needed, and the team's file holds it all: recorded as adding nothing, so
+            # no later run reads the file as one a lockfile from before the records made.
+            recorded[rel] = EditRecord(rel, sha256_bytes(kept), members=())
+        if done.edited:
+            files[rel] = ExtraFile(rel, ExtraOp.KEEP)
         if done.keep:
             continue
-        entries = tuple(member_entry(m) for m in dict.fromkeys((*ours, *wanted.get(rel, ()))))
-        files[rel] = changed(rel, current, done.data, entries)
+        reported = dict.fromkeys((*ours, *members)) if form.reported else {}
+        files[rel] = changed(rel, current, done.data, tuple(member_entry(m) for m in reported))
     read = _reader(scope)
     hidden = {} if home else at.hidden(lambda p: final[p] if p in final else read(p))
     extra = tuple(files[p] for p in sorted(files))
@@ -458,13 +470,9 @@ def _ours(rel: str, edit: EditRecord | None) -> tuple[ed.Member, ...]:
     lockfile is data a repository carries, and must not name a team member to cut."""
     if edit is None:
         return ()
-    known = {*legacy_members(rel), *(h.member for h in at.HIDES if h.settings == rel)}
+    hides = {h.member for h in at.HIDES if h.settings == rel}
     listed = legacy_members(rel) if edit.members is None else edit.members
-    return tuple(m for m in listed if m in known)
-
-
-def _value_in(rel: str) -> Callable[[bytes, str, str], object]:
-    return lambda data, key, member: setting_value(data, rel, key, member)
+    return tuple(m for m in listed if m in hides or can_add(rel, m))
 
 
 def plan_remove(scope: Scope, lock: Lockfile, keys: Iterable[str]) -> Outcome:
@@ -511,7 +519,8 @@ def plan_remove(scope: Scope, lock: Lockfile, keys: Iterable[str]) -> Outcome:
         bundles=tuple(bundles),
         outputs=_owned(plan),
     ).normalised()
-    extras = _ancillary(scope, lock, new_lock, plan, installing=False)
+    ours = frozenset(c.path for c in current if c.owned is comp.Owned.OURS)
+    extras = _ancillary(scope, lock, new_lock, plan, installing=False, compiled=ours)
     new_lock = dataclasses.replace(new_lock, edits=extras.edits)
     warnings: tuple[str, ...] = extras.lines
     if lock.items and not lock.outputs:

@@ -4,8 +4,9 @@
 edited, not owned (`lifecycle.ancillary`, `lifecycle.edits`), so they are no plan
 actions. A run still changes them, and the user must see that as they see an output
 written: one `ExtraFile` per file says what is written or removed and what upskill
-set and took back there. The outcome's transaction is built from these same records
-(`engine.Outcome`), so what the CLI reports is what is written, never a second account.
+set and took back there, or that an edited file it no longer needs is kept. The
+outcome's transaction is built from these same records (`engine.Outcome`), so what
+the CLI reports is what is written, never a second account.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ class ExtraOp(enum.Enum):
     CREATE = "create"
     UPDATE = "update"
     REMOVE = "remove"
+    # A file upskill created and no longer needs, edited since and so left as it is.
+    KEEP = "keep-edited-orphan"
 
 
 @dataclass(frozen=True)

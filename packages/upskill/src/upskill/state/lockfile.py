@@ -106,6 +106,10 @@ class OutputRecord:
     mode: int = 0o644  # 0o755 is recorded (`"mode": "0755"`), so a lost executable bit shows
 
 
+# (key, member, value), or (key, None, item): `lifecycle.edits.Member`.
+EditMember = tuple[str, str | None, bool | str]
+
+
 @dataclass(frozen=True)
 class EditRecord:
     """An edit upskill made to a file it does not own (VS Code's `.vscode/settings.json`),
@@ -113,8 +117,10 @@ class EditRecord:
     or its text had `was` where upskill's write has `length` characters from `at`.
     `sha256` is upskill's write: a file changed since is not restored from the record.
     `members`: the (setting, member, value) entries that write added, in the order it
-    added them; None in a record from before they were listed, which added only the
-    client's registration (`clients.base.Registration.settings_key`, set to true)."""
+    added them, and (key, None, item) for an item of the array `key` (stored apart, as
+    `listed` [key, item] pairs, so an upskill that predates them still reads the file);
+    None in a record from before they were listed, which added only the client's
+    registration (`clients.base.Registration.settings_key`, set to true)."""
 
     path: str
     sha256: str
@@ -122,7 +128,7 @@ class EditRecord:
     at: int = 0
     length: int = 0
     was: str = ""
-    members: tuple[tuple[str, str, bool], ...] | None = None
+    members: tuple[EditMember, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -339,11 +345,11 @@ class _Reader:
             raise self.fail("`edits` entry needs `created: true`, or `at`, `length` and `was`")
         return EditRecord(path, sha, at=at, length=length, was=was, members=members)
 
-    def members(self, rec: Mapping[str, Any]) -> tuple[tuple[str, str, bool], ...] | None:
-        raw = rec.get("members")
-        if raw is None:
+    def members(self, rec: Mapping[str, Any]) -> tuple[EditMember, ...] | None:
+        raw, items = rec.get("members"), rec.get("listed")
+        if raw is None and items is None:
             return None
-        entries: list[Any] = raw if type(raw) is list else [None]
+        entries: list[Any] = raw if type(raw) is list else [None] if raw is not None else []
         for entry in entries:
             if (
                 type(entry) is not list
@@ -352,7 +358,18 @@ class _Reader:
                 or type(entry[2]) is not bool
             ):
                 raise self.fail("`edits` field `members` must hold [setting, member, bool] arrays")
-        return tuple((e[0], e[1], e[2]) for e in entries)
+        pairs: list[Any] = items if type(items) is list else [None] if items is not None else []
+        for pair in pairs:
+            if (
+                type(pair) is not list
+                or len(pair) != 2
+                or not all(type(e) is str and e for e in pair)
+            ):
+                raise self.fail("`edits` field `listed` must hold [key, item] string arrays")
+        return (
+            *((e[0], e[1], e[2]) for e in entries),
+            *((p[0], None, p[1]) for p in pairs),
+        )
 
 
 def _check_name(name: str, reader: _Reader) -> None:
@@ -433,7 +450,10 @@ def _edit(e: EditRecord) -> dict[str, Any]:
     else:
         out.update(at=e.at, length=e.length, was=e.was)
     if e.members is not None:
-        out["members"] = [list(m) for m in e.members]
+        out["members"] = [list(m) for m in e.members if m[1] is not None]
+        listed = [[m[0], m[2]] for m in e.members if m[1] is None]
+        if listed:
+            out["listed"] = listed
     return out
 
 
