@@ -424,6 +424,17 @@ def test_a_team_claude_md_import_with_claude_text_moves_codex(cli, project, tmp_
     assert "Claude only." in (project / ".claude/rules/tone.md").read_text()
     assert (project / "CLAUDE.md").read_text() == CLAUDE_MD
     assert _doctor(cli, project)["duplicate_reads"] == []
+    # Adding, then removing, an item the text of `tone` is not read for keeps the move:
+    # the lockfile says Claude has its own copy of a rule Codex compiles.
+    other = tmp_path / "other"
+    (other / "skills/style").mkdir(parents=True)
+    (other / "skills/style/RULE.md").write_text(RULES["style"])
+    cli.ok("add", str(other), "--codex", "--claude", cwd=project, extra=BIN)
+    assert (project / "AGENTS.override.md").is_file()
+    assert _doctor(cli, project)["duplicate_reads"] == []
+    cli.ok("remove", "style", cwd=project, extra=BIN)
+    assert (project / "AGENTS.override.md").is_file()
+    assert _doctor(cli, project)["duplicate_reads"] == []
 
 
 def test_a_team_claude_md_import_serves_claude_a_shared_text(cli, project, tmp_path) -> None:  # type: ignore[no-untyped-def]

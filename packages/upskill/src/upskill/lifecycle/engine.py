@@ -178,7 +178,7 @@ def plan_install(
         return justifies(r.item, admitted, movers, compiled_ok, configured, imported)
 
     movers = ov.allowed(current, home, configured)
-    moves = _moves(movers, records, managed, resolution.items, twice)
+    moves = _moves(movers, records, managed, resolution.items, twice, imported)
     alternatives = comp.alternatives(current, home)
     reused = {}
     # Codex's or Crush's rules change files: every item is rendered again, its readers'
@@ -340,6 +340,7 @@ def _moves(
     managed: frozenset[str],
     items: Sequence[Resolved],
     twice: Callable[[Resolved, Mapping[str, str]], bool],
+    imported: frozenset[str],
 ) -> dict[str, str]:
     """Client -> the override its compiled rules go to this run (`lifecycle.override`):
     of the `movers` allowed, all when some rule is read twice because of a mover's text,
@@ -348,7 +349,9 @@ def _moves(
     if not movers:
         return {}
     targets = {render_target(c): p for c, p in movers.items()}
-    if any(twice(r, targets) for r in items) or ov.justified_by_records(records, movers, managed):
+    if any(twice(r, targets) for r in items) or ov.justified_by_records(
+        records, movers, managed, imported
+    ):
         return dict(movers)
     return {}
 
@@ -495,7 +498,8 @@ def plan_remove(scope: Scope, lock: Lockfile, keys: Iterable[str]) -> Outcome:
     home = scope.kind is ScopeKind.GLOBAL
     configured = _configured(scope)
     movers = ov.allowed(current, home, configured)
-    moves = movers if movers and ov.justified_by_records(records, movers, managed) else {}
+    imported = _imported(scope, current)
+    moves = movers if movers and ov.justified_by_records(records, movers, managed, imported) else {}
     moves |= comp.alternatives(current, home)
     built = comp.assemble(current, (), records, managed, force=False, moves=moves)
     records |= built.records

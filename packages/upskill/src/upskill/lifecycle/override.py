@@ -97,12 +97,16 @@ def recorded(records: Mapping[str, OutputRecord]) -> dict[str, str]:
 
 
 def justified_by_records(
-    records: Mapping[str, OutputRecord], movers: Mapping[str, str], skip: frozenset[str]
+    records: Mapping[str, OutputRecord],
+    movers: Mapping[str, str],
+    skip: frozenset[str],
+    imported: frozenset[str] = frozenset(),
 ) -> bool:
     """Whether an installed rule outside `skip` (item keys judged from their text) is
     read twice because of a mover's text: the mover compiles it (into its file or its
     override), no other client compiles it into the mover's file, and a client reading
-    that file has its own copy elsewhere."""
+    that file has its own copy elsewhere (Claude Code only where `imported` names the
+    file: a `CLAUDE.md` importing it)."""
     table = override_files(False)
     by_item: dict[str, list[tuple[str, str]]] = {}
     for record in records.values():
@@ -122,7 +126,7 @@ def justified_by_records(
                 continue
             if any(
                 c != mover and p not in (left, override) and left in get(c).reads
-                and not get(c).registration.imports_agents_md
+                and (not get(c).registration.imports_agents_md or left in imported)
                 for p, c in places
             ):  # fmt: skip
                 return True
