@@ -158,8 +158,8 @@ def test_updaters_per_scope():
     }
     assert wanted(none, home=True) == {}
     # A lockfile without edit records: the entries of rules that are gone are taken back.
-    assert unrecorded(rules, none, home=False) == {"opencode.json": (glob,)}
-    assert unrecorded(none, rules, home=False) == {}
+    assert unrecorded(rules, home=False) == {"opencode.json": (glob,)}
+    assert unrecorded(none, home=False) == {}
 
 
 def test_no_home_output_escapes_the_confined_trees():

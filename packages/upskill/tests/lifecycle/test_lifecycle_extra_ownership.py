@@ -176,6 +176,18 @@ def test_a_lockfile_without_the_record_behaves_as_before(cli, project, registry)
     data = json.loads(lock.read_text())
     del data["edits"]
     lock.write_text(json.dumps(data, indent=2) + "\n")
+    cli.ok("update", cwd=project)  # the glob is upskill's, of bytes it never recorded
+    assert _edits(project) == [
+        {
+            "path": "opencode.json",
+            "sha256": "unseen",
+            "at": 0,
+            "length": 0,
+            "was": "",
+            "members": [],
+            "listed": [["instructions", ".agents/rules/**/RULE.md"]],
+        }
+    ]
     cli.ok("remove", "-y", "--source", f"local:{registry}", cwd=project)
     assert json.loads((project / "opencode.json").read_text()) == {"instructions": []}
     assert (project / "CLAUDE.md").read_bytes() == b"@AGENTS.md\n"

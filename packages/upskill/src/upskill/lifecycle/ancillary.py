@@ -356,18 +356,13 @@ def wanted(after: Installed, *, home: bool, imports: bool = False) -> dict[str, 
     return out
 
 
-def unrecorded(before: Installed, after: Installed, *, home: bool) -> dict[str, tuple[Member, ...]]:
-    """The rule list entries a run drops, by file: what a lockfile from before upskill
-    recorded its edits there says upskill added. Such a file is treated as it always
-    was: the entries of rules that are gone are taken back, the file is kept."""
-    was, now = wanted(before, home=home), wanted(after, home=home)
+def unrecorded(before: Installed, *, home: bool) -> dict[str, tuple[Member, ...]]:
+    """The rule list entries upskill added, by file, as a lockfile from before upskill
+    recorded its edits there says (the engine asks only for files it has no record
+    of). Such a file is treated as it always was: the entries of rules that go are
+    taken back, and the file is kept."""
     lists = {p for r in RULE_LISTS.values() for p in (r.rule_list, r.rule_list_home)}
-    out = {}
-    for path, members in was.items():
-        gone = tuple(m for m in members if m not in now.get(path, ()))
-        if path in lists and gone:
-            out[path] = gone
-    return out
+    return {p: m for p, m in wanted(before, home=home).items() if p in lists}
 
 
 def member_entry(member: Member) -> Entry:

@@ -113,6 +113,10 @@ class Settled:
 
 
 ABSENT = object()  # `value` of a member the file does not have
+# The `sha256` of a record of members upskill added in bytes it never recorded (a
+# lockfile from before it recorded that file): no file has it, so only the members
+# are ever cut, and the file is never removed.
+UNSEEN = "unseen"
 Edit = Callable[[tuple[Member, ...]], Callable[[bytes | None], bytes | None]]
 
 

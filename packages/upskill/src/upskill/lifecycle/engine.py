@@ -424,8 +424,8 @@ def _ancillary(
         lines = at.shown_again(before.edits, want, after.outputs, on_disk, _reader(scope))
     recorded = {e.path: e for e in before.edits}
     legacy = {
-        rel: EditRecord(rel, "", members=gone)
-        for rel, gone in unrecorded(was, now, home=home).items()
+        rel: EditRecord(rel, ed.UNSEEN, members=members)
+        for rel, members in unrecorded(was, home=home).items()
         if rel not in recorded
     }
     files: dict[str, ExtraFile] = {}
