@@ -246,6 +246,10 @@ def test_a_gemini_text_of_its_own_moves_codex_to_its_override(cli, h, project, r
     assert (project / "GEMINI.md").read_bytes() == IMPORT
     assert (project / ".gemini/settings.json").read_bytes() == SETTINGS
     assert _duplicates(cli, project) == []
+    # An add of another item judges `style` from the lockfile: the move stays.
+    cli.ok("add", str(registry), "commits", "--codex", "--gemini", cwd=project, extra=BIN)
+    assert (project / "AGENTS.override.md").is_file()
+    assert _duplicates(cli, project) == []
 
 
 def test_a_team_gemini_md_with_agents_md_configured_is_served_there(

@@ -424,7 +424,7 @@ def beside_moved(
             ).items()
             if p == left
         }
-        if readers and readers <= set(via) and named <= named_ok:
+        if (readers or named) and readers <= set(via) and named <= named_ok:
             served.update({t: via[t] for t in readers} | dict.fromkeys(named, left))
             stays[left] = mover
         elif readers or named - named_ok:  # left there, the text would be read twice

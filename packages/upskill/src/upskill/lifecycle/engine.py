@@ -178,7 +178,7 @@ def plan_install(
         return justifies(r.item, admitted, movers, compiled_ok, configured, imported)
 
     movers = ov.allowed(current, home, configured)
-    moves = _moves(movers, records, managed, resolution.items, twice, imported)
+    moves = _moves(movers, records, managed, resolution.items, twice, imported, configured)
     alternatives = comp.alternatives(current, home)
     reused = {}
     # Codex's or Crush's rules change files: every item is rendered again, its readers'
@@ -341,6 +341,7 @@ def _moves(
     items: Sequence[Resolved],
     twice: Callable[[Resolved, Mapping[str, str]], bool],
     imported: frozenset[str],
+    configured: Mapping[str, frozenset[str]],
 ) -> dict[str, str]:
     """Client -> the override its compiled rules go to this run (`lifecycle.override`):
     of the `movers` allowed, all when some rule is read twice because of a mover's text,
@@ -350,7 +351,7 @@ def _moves(
         return {}
     targets = {render_target(c): p for c, p in movers.items()}
     if any(twice(r, targets) for r in items) or ov.justified_by_records(
-        records, movers, managed, imported
+        records, movers, managed, imported, configured
     ):
         return dict(movers)
     return {}
@@ -499,7 +500,8 @@ def plan_remove(scope: Scope, lock: Lockfile, keys: Iterable[str]) -> Outcome:
     configured = _configured(scope)
     movers = ov.allowed(current, home, configured)
     imported = _imported(scope, current)
-    moves = movers if movers and ov.justified_by_records(records, movers, managed, imported) else {}
+    justified = ov.justified_by_records(records, movers, managed, imported, configured)
+    moves = movers if movers and justified else {}
     moves |= comp.alternatives(current, home)
     built = comp.assemble(current, (), records, managed, force=False, moves=moves)
     records |= built.records

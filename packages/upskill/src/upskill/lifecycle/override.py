@@ -101,12 +101,14 @@ def justified_by_records(
     movers: Mapping[str, str],
     skip: frozenset[str],
     imported: frozenset[str] = frozenset(),
+    configured: Mapping[str, frozenset[str]] | None = None,
 ) -> bool:
     """Whether an installed rule outside `skip` (item keys judged from their text) is
     read twice because of a mover's text: the mover compiles it (into its file or its
     override), no other client compiles it into the mover's file, and a client reading
     that file has its own copy elsewhere (Claude Code only where `imported` names the
-    file: a `CLAUDE.md` importing it)."""
+    file: a `CLAUDE.md` importing it; Gemini where its project settings name it)."""
+    named = configured or {}
     table = override_files(False)
     by_item: dict[str, list[tuple[str, str]]] = {}
     for record in records.values():
@@ -125,8 +127,9 @@ def justified_by_records(
                     return True
                 continue
             if any(
-                c != mover and p not in (left, override) and left in get(c).reads
-                and (not get(c).registration.imports_agents_md or left in imported)
+                c != mover and p not in (left, override)
+                and (left in named.get(c, ()) or (left in get(c).reads and (
+                    not get(c).registration.imports_agents_md or left in imported)))
                 for p, c in places
             ):  # fmt: skip
                 return True
