@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from upskill.clients import get
 from upskill.lifecycle.catalog import load_catalog
 from upskill.lifecycle.compiled import compiled_paths
-from upskill.lifecycle.desired import justifies, render_desired
+from upskill.lifecycle.desired import Desired, justifies, render_desired
 from upskill.lifecycle.resolve import Resolved
 from upskill.sources.local import local_fetched
 from upskill.sources.spec import parse_label
@@ -65,16 +65,19 @@ def _items(root: str) -> tuple[Resolved, ...]:
     )
 
 
-def _crush_reads(
+def _plan(
     items: tuple[Resolved, ...], selection: tuple[str, ...], team: bool
-) -> tuple[dict[str, int], tuple[str, ...]]:
-    """Rule key -> how many places Crush reads it in; and the run's warnings."""
+) -> tuple[Desired, frozenset[str]]:
+    """The run's plan, and the compiled files upskill may write (not a team's own)."""
     ok = frozenset(compiled_paths(False)) - ({"AGENTS.md"} if team else set())
     # The engine moves Codex to its override only beside an AGENTS.md upskill owns.
     moved = not team and any(justifies(r.item, selection, OVERRIDE, ok, {}) for r in items)
-    desired = render_desired(
-        items, lambda _: selection, compiled_ok=ok, moves=OVERRIDE if moved else {}
-    )
+    moves = OVERRIDE if moved else {}
+    return render_desired(items, lambda _: selection, compiled_ok=ok, moves=moves), ok
+
+
+def _crush_reads(desired: Desired, ok: frozenset[str]) -> dict[str, int]:
+    """Rule key -> how many places Crush reads it in."""
     counts: dict[str, int] = {}
     for f in desired.files.values():
         if f.path.startswith(TREES):
@@ -84,7 +87,7 @@ def _crush_reads(
         if s.path in FILES and s.path in ok:
             key = f"rule:{s.name}"
             counts[key] = counts.get(key, 0) + 1
-    return counts, desired.warnings
+    return counts
 
 
 @settings(max_examples=300, deadline=None)
@@ -102,7 +105,8 @@ def test_each_rule_reaches_crush_once(
     base = tmp_path_factory.getbasetemp() / "crush-reads-source"
     items = tuple(r for r in _items(str(base)) if r.name in rules)
     selection = ("crush", *others)
-    counts, warnings = _crush_reads(items, selection, team)
+    desired, ok = _plan(items, selection, team)
+    counts, warnings = _crush_reads(desired, ok), desired.warnings
     twice = [w for w in warnings if w.startswith("crush: ") and " read twice (" in w]
     cursor = "cursor" in others
     for name in rules:
@@ -124,5 +128,27 @@ def test_each_rule_reaches_crush_once(
             assert seen == 1 or (seen == 2 and any(key in w for w in twice)), (key, seen)
         else:
             assert seen == 1, (key, seen)
-    # Twice only where Cursor keeps a copy of its own.
+    # Twice only where Cursor keeps a copy of its own, and said exactly then.
     assert not twice or cursor
+    said = {k for w in twice for k in counts if f"{k}," in w or f"{k})" in w}
+    assert said == {k for k, n in counts.items() if n == 2}
+    if cursor:  # Cursor reads its own copies and AGENTS.md: said exactly when twice
+        theirs = _cursor_reads(desired, ok)
+        told = [w for w in warnings if w.startswith("cursor: ") and " read twice (" in w]
+        said = {k for w in told for k in theirs if f"{k}," in w or f"{k})" in w}
+        assert said == {k for k, n in theirs.items() if n == 2}
+        assert all(n in (1, 2) for n in theirs.values())
+
+
+def _cursor_reads(desired: Desired, ok: frozenset[str]) -> dict[str, int]:
+    """Rule key -> how many places Cursor reads it in: its own copies under
+    `.cursor/rules/` and the sections of an `AGENTS.md` upskill may write."""
+    counts: dict[str, int] = {}
+    for f in desired.files.values():
+        if f.path.startswith(".cursor/rules/"):
+            for key in {o.item for o in f.owners if o.client == "cursor"}:
+                counts[key] = counts.get(key, 0) + 1
+    for s in desired.sections:
+        if s.path == "AGENTS.md" and s.path in ok:
+            counts[f"rule:{s.name}"] = counts.get(f"rule:{s.name}", 0) + 1
+    return counts

@@ -300,3 +300,41 @@ def test_a_path_scoped_rule_reaches_crush_always_on_through_cursor(
         ".cursor/rules/ whole, without its file patterns"
     ]
     assert "globs: **/*.py" in (project / ".cursor/rules/py.mdc").read_text()
+
+
+def test_remove_keeps_crush_md_to_the_rules_left(cli, h, project, registry) -> None:  # type: ignore[no-untyped-def]
+    """Beside a team's own `AGENTS.md`: adding a second rule keeps the first's section in
+    `CRUSH.md`, removing one leaves the other's, removing the last removes the file; the
+    team's `AGENTS.md` is never touched."""
+    h.write_item(registry, "rule", "one", "First.\n")
+    h.write_item(registry, "rule", "two", "Second.\n")
+    (project / "AGENTS.md").write_bytes(TEAM_AGENTS)
+    cli.ok("add", str(registry), "one", "--crush", cwd=project, extra=BIN)
+    cli.ok("add", str(registry), "two", "--crush", cwd=project, extra=BIN)
+    sections = parse_sections((project / "CRUSH.md").read_bytes())
+    assert sections == {"one": b"First.\n", "two": b"Second.\n"}
+    cli.ok("remove", "one", cwd=project, extra=BIN)
+    assert parse_sections((project / "CRUSH.md").read_bytes()) == {"two": b"Second.\n"}
+    cli.ok("remove", "two", cwd=project, extra=BIN)
+    assert not (project / "CRUSH.md").exists()
+    assert (project / "AGENTS.md").read_bytes() == TEAM_AGENTS
+
+
+def test_a_cursor_passthrough_copy_serves_crush(cli, h, project, registry) -> None:  # type: ignore[no-untyped-def]
+    """A `cursor:` block keeps Cursor's own copy (its frontmatter says more than "always
+    on") with Crush's text: that copy serves Crush, `AGENTS.md` is not written, and
+    neither client is told of a second read, for there is none. Beside Copilot, which
+    reads `AGENTS.md` and is served there, the section stays, and both Cursor and Crush
+    read the rule twice, as the run says."""
+    (registry / "skills" / "p").mkdir(parents=True)
+    (registry / "skills" / "p" / "RULE.md").write_text(
+        "---\nschema: 1\ndescription: P\ncursor:\n  description: Mine\n---\n\nOne text.\n"
+    )
+    out = cli.ok("add", str(registry), "p", "--crush", "--cursor", cwd=project, extra=BIN)
+    assert [f for f in h.files(project) if f.startswith((".cursor/", "AGENTS", "CRUSH"))] == [
+        ".cursor/rules/p.mdc"
+    ]
+    assert _warnings(out) == []
+    out = cli.ok("add", str(registry), "p", "--crush", "--cursor", "--copilot", cwd=project)
+    assert parse_sections((project / "AGENTS.md").read_bytes()) == {"p": b"One text.\n"}
+    assert [w.split(":", 3)[1] for w in _warnings(out)] == [" cursor", " crush"]

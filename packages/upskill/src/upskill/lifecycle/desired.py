@@ -662,13 +662,14 @@ def render_desired(
             )
             served, stays = beside.served, beside.stays
             compiled = {**compiled, **moving}
-            for client, (path, source) in read_twice(
-                resolved.item, targets, compiled, served, imported
-            ).items():
-                twice.setdefault((client, path, source), []).append(resolved.key)
+            doubled = read_twice(resolved.item, targets, compiled, served, imported)
             rest = {t: r for t, r in renderings.items() if t not in compiled and t not in served}
             served.update(served_elsewhere(rest))
-            served.update(served_in_trees(resolved.item, targets, compiled, served, renderings))
+            by_trees = served_in_trees(resolved.item, targets, compiled, served, renderings)
+            served.update(by_trees)
+            for client, (path, source) in doubled.items():
+                if source not in by_trees:  # else its compiled file does not hold the rule
+                    twice.setdefault((client, path, source), []).append(resolved.key)
             for client, (tree, source) in read_in_trees(
                 resolved.item, targets, compiled, served, renderings
             ).items():
