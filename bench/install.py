@@ -52,11 +52,16 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import marketplace  # bench/marketplace.py, beside this script
 from machine import cpu  # bench/machine.py, beside this script
+
+from upskill.clients import SELECTABLE_CLIENTS, get, render_targets
+from upskill.clients.base import SKILL
+from upskill.lifecycle.desired import served_elsewhere
+from upskill.render import OutputFile, Rendering
 
 BENCH = Path(__file__).resolve().parent
 CACHE = BENCH / ".cache"
@@ -103,24 +108,16 @@ SKILLS_AGENT = {
     "zed": "zed",
     "crush": "crush",
 }
-# Where each tool puts the marketplace's skills for those clients (checked after every
-# cold run). Several clients share `.agents/skills`; the `skills` CLI writes that one
-# copy and symlinks the other agents' directories to it; upskill gives a client no
-# copy of its own when it reads another client's identical one.
-MARKETPLACE_DIRS = {
+# Where each peer puts the marketplace's skills for those clients (checked after every
+# cold run): the peers' own facts. The `skills` CLI writes one `.agents/skills` copy
+# and symlinks the other agents' directories to it. upskill's directories are derived
+# from its client registry instead (`upskill_skill_dirs`), so they follow the registry.
+PEER_SKILL_DIRS = {
     "narrow": {
-        "upskill": (".agents/skills", ".claude/skills", ".github/skills"),
         "skills": (".agents/skills", ".claude/skills"),
         "rulesync": (".claude/skills", ".github/skills", ".opencode/skills"),
     },
     "wide": {
-        "upskill": (
-            ".agents/skills",
-            ".claude/skills",
-            ".github/skills",
-            ".kiro/skills",
-            ".roo/skills",
-        ),
         "skills": (
             ".agents/skills",
             ".claude/skills",
@@ -295,6 +292,21 @@ class Tool:
             self.edit.write_text(text.replace(f"{MARKER}{salt}", MARKER))
 
 
+def upskill_skill_dirs(clients: Iterable[str]) -> tuple[str, ...]:
+    """The project skill trees upskill writes a skill to for ``clients``, from its client
+    registry: each render target's own tree, less the targets that read another target's
+    identical copy (`desired.served_elsewhere`). Every marketplace skill renders the same
+    for every client, so one placeholder rendering per target stands for all of them."""
+    renderings = {
+        t: Rendering((OutputFile(get(t).kinds[SKILL].project.entrypoint("x"), b"", 0o644),), ())
+        for t in render_targets(clients)
+        if SKILL in get(t).kinds
+    }
+    served = served_elsewhere(renderings)
+    trees = {get(t).kinds[SKILL].project.tree.rstrip("/") for t in renderings if t not in served}
+    return tuple(sorted(trees))
+
+
 def skills_check(tool: str, dirs: tuple[str, ...]) -> Callable[[Path], None]:
     """A check that exactly ``dirs`` hold every marketplace skill with its resources.
 
@@ -422,7 +434,7 @@ def marketplace_tools(
     empty = base / "inputs/empty-project"
     empty.mkdir()
     edited = marketplace.skill_dir(7) + "/SKILL.md"
-    dirs = MARKETPLACE_DIRS["wide" if wide else "narrow"]
+    dirs = {"upskill": upskill_skill_dirs(targets), **PEER_SKILL_DIRS["wide" if wide else "narrow"]}
     skills_argv = [node, str(SKILLS), "add", str(source), "--skill", "*", "--agent"]
     skills_argv += [*(SKILLS_AGENT[c] for c in targets), "-y"]
     rulesync_argv = [node, str(RULESYNC), "generate", "--targets", ",".join(targets.values())]
@@ -466,6 +478,9 @@ def main() -> int:
     )
     args = parser.parse_args()
     targets = WIDE if args.wide else NARROW
+    unknown = sorted(set(WIDE) - set(SELECTABLE_CLIENTS))
+    if unknown:
+        sys.exit(f"bench/install.py: {', '.join(unknown)} not in upskill's client registry")
     needed = [RULESYNC, SKILLS] if args.marketplace else [RULESYNC, RULER]
     if not all(path.exists() for path in needed):
         sys.exit(
