@@ -1,8 +1,9 @@
 """The plan is a function of the selected clients as a set (issue 15, item 3): the same
 clients given in another order (flags, a config's `clients:`, a lockfile's recorded
-selection) plan the same files, bytes and owners, and say the same lines, at project
-and at user scope. Where two placements of a skill serve the clients equally, the tie
-is broken by registry order (`lifecycle/skillplace.py`), never by the order given."""
+selection) plan the same files, bytes and owners, and say the same lines in the same
+order, at project and at user scope. Where two placements of a skill serve the clients
+equally, the tie is broken by registry order (`lifecycle/skillplace.py`), never by the
+order given."""
 
 from __future__ import annotations
 
@@ -64,7 +65,8 @@ def _plan(
 ) -> tuple[object, ...]:
     """Everything a run would write and say, for one selection order: each file's bytes,
     mode and owners (sorted, as the lockfile records them), the compiled sections (each
-    file is assembled in name order), and the lines, in any order."""
+    file is assembled in name order), the lines in the order they are printed, and each
+    item's clients in the order the lockfile records them (`desired.clients_for`)."""
     desired: Desired = render_desired(
         items,
         lambda _: selection,
@@ -79,8 +81,7 @@ def _plan(
     sections = sorted(
         (s.path, s.name, s.data, sorted(str(o) for o in s.owners)) for s in desired.sections
     )
-    clients = {key: frozenset(c) for key, c in desired.item_clients.items()}
-    return files, sections, sorted(desired.warnings), clients
+    return files, sections, desired.warnings, desired.item_clients
 
 
 @st.composite

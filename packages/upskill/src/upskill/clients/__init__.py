@@ -65,6 +65,14 @@ def family(client: str) -> str:
     return get(client).family
 
 
+def in_registry_order(clients: Iterable[str]) -> tuple[str, ...]:
+    """Selectable clients (validated, duplicates dropped) in registry order: what a
+    selection decides is made in this order, so it depends on the selection as a set and
+    not on the order it came in (a lockfile's recorded list may be in any order)."""
+    given = {parse_client(c) for c in clients}
+    return tuple(c for c in SELECTABLE_CLIENTS if c in given)
+
+
 def render_targets(selection: Iterable[str]) -> tuple[str, ...]:
     """Render targets for a selection, deduplicated, in canonical order.
 

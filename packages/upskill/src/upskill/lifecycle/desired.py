@@ -8,7 +8,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from upskill.blobs import Payload, payload_digest, payload_size
-from upskill.clients import BASELINE_CLIENTS, CLIENTS, family, get, render_target
+from upskill.clients import (
+    BASELINE_CLIENTS,
+    CLIENTS,
+    family,
+    get,
+    in_registry_order,
+    render_target,
+)
 from upskill.clients.base import RULE, Carrier, Placement
 from upskill.errors import RenderError
 from upskill.format.directives import has_directives
@@ -73,7 +80,9 @@ class Desired:
 
 
 def clients_for(item_audience: tuple[str, ...] | None, selection: Sequence[str]) -> tuple[str, ...]:
-    chosen = tuple(selection) or BASELINE_CLIENTS
+    """The selected clients the item's `audience:` admits, in registry order: the lines a
+    run prints and the lockfile's `clients` then follow the registry, not the order given."""
+    chosen = in_registry_order(selection or BASELINE_CLIENTS)
     if item_audience is None:
         return chosen
     return tuple(c for c in chosen if family(c) in item_audience)

@@ -260,6 +260,12 @@ def _item_records(
             continue  # warn-skipped by audience
         existing = lock.item(r.kind, r.name)
         spec = r.catalog.fetched.spec
+        clients = recorded(desired.item_clients[r.key])
+        if existing is not None and set(existing.clients) == set(clients):
+            # The same selection recorded in another order (a hand merge): kept as it is,
+            # so that order alone never rewrites a lockfile. New records are in registry
+            # order (`desired.clients_for`).
+            clients = existing.clients
         out.append(
             ItemRecord(
                 kind=r.kind,
@@ -270,7 +276,7 @@ def _item_records(
                 source_name=r.original if r.alias else None,
                 required_by=r.required_by,
                 group=r.item.group,
-                clients=recorded(desired.item_clients[r.key]),
+                clients=clients,
                 commit=r.catalog.fetched.commit,
                 files=len(paths.get(r.key, ())),
                 extra=existing.extra if existing is not None else {},
