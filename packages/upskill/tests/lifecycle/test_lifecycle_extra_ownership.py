@@ -203,36 +203,59 @@ STEP = st.one_of(
     st.tuples(st.just("update"), st.sets(st.sampled_from(CLIENTS), min_size=1)),
     st.tuples(st.just("remove"), st.sets(st.sampled_from(NAMES), min_size=1)),
 )
-START = st.fixed_dictionaries(
+TEAM_FILE = st.sampled_from([None, TEAM_OPENCODE, b"{}\n"])
+PROJECT = st.fixed_dictionaries(
     {
         "AGENTS.md": st.sampled_from([None, b"# Team\n"]),
         "CLAUDE.md": st.sampled_from([None, TEAM_CLAUDE]),
-        "opencode.json": st.sampled_from([None, TEAM_OPENCODE, b"{}\n"]),
+        "opencode.json": TEAM_FILE,
     }
 )
+HOME = st.fixed_dictionaries({".config/opencode/opencode.json": TEAM_FILE})
+SKIP = frozenset({".cache", ".local"})  # in HOME: the clone cache and upskill's state
 
 
-@settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
-@given(start=START, steps=st.lists(STEP, max_size=5))
-def test_removing_everything_gives_back_the_starting_tree(registry, start, steps) -> None:  # type: ignore[no-untyped-def]
+def _replay(
+    registry: Path, start: dict[str, bytes | None], steps: list[tuple[str, set[str]]], home: bool
+) -> None:
+    """Apply `steps` from the tree `start`, remove what is left, compare the trees."""
     with tempfile.TemporaryDirectory() as tmp:
         cli: Cli = _cli(Path(tmp), black_box=False)
-        project = Path(tmp) / "project"
-        (project / ".git").mkdir(parents=True)
+        root = cli.home if home else Path(tmp) / "project"
+        cwd = Path(tmp) if home else root
+        scope = ("-g",) if home else ()
+        if not home:
+            (root / ".git").mkdir(parents=True)
         for name, data in start.items():
             if data is not None:
-                (project / name).write_bytes(data)
-        before = tree(project)
+                (root / name).parent.mkdir(parents=True, exist_ok=True)
+                (root / name).write_bytes(data)
+        before = tree(root, SKIP)
         for verb, chosen in steps:
-            installed = set(_installed(project))
+            installed = set(_installed(root))
             if verb == "add":
-                cli.ok("add", str(registry), *sorted(chosen), cwd=project)
+                cli.ok("add", *scope, str(registry), *sorted(chosen), cwd=cwd)
             elif verb == "update" and installed:
-                cli.ok("update", *sorted(chosen), cwd=project)
+                cli.ok("update", *scope, *sorted(chosen), cwd=cwd)
             elif verb == "remove" and chosen & installed:
-                cli.ok("remove", *sorted(chosen & installed), cwd=project)
-        if _installed(project):
-            cli.ok("remove", "-y", "--source", f"local:{registry}", cwd=project)
-        assert tree(project) == before
+                cli.ok("remove", *scope, *sorted(chosen & installed), cwd=cwd)
+        if _installed(root):
+            cli.ok("remove", *scope, "-y", "--source", f"local:{registry}", cwd=cwd)
+        assert tree(root, SKIP) == before
+
+
+PROPERTY = settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+
+
+@PROPERTY
+@given(start=PROJECT, steps=st.lists(STEP, max_size=5))
+def test_removing_everything_gives_back_the_starting_tree(registry, start, steps) -> None:  # type: ignore[no-untyped-def]
+    _replay(registry, start, steps, home=False)
+
+
+@PROPERTY
+@given(start=HOME, steps=st.lists(STEP, max_size=5))
+def test_removing_everything_gives_back_the_starting_home(registry, start, steps) -> None:  # type: ignore[no-untyped-def]
+    _replay(registry, start, steps, home=True)
