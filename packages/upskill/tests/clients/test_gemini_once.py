@@ -7,7 +7,8 @@ follows and Copilot sends as the literal line. Checked beside VS Code (whose sha
 `.github/instructions` copy Copilot reads too) and beside Codex (whose compiled
 `AGENTS.md` Copilot reads instead of a copy of its own), in a project, also with
 Gemini told to read `AGENTS.md` (`context.fileName`), where it is served by the
-block upskill compiles there; with those settings and an `AGENTS.md` upskill owns,
+block upskill compiles there; with those settings (or `AGENTS.md` alone: Gemini
+0.61.0 reads its `GEMINI.md` whatever the list says) and an `AGENTS.md` upskill owns,
 where Codex's rules move to `AGENTS.override.md` and Gemini reads each rule in
 `AGENTS.md` or its own `GEMINI.md` (`lifecycle.override`, checked with Codex's
 `debug prompt-input` too); and in the global scope, where Gemini's rules are
@@ -49,9 +50,12 @@ CASES = {
     # Settings naming AGENTS.md and GEMINI.md, and no team AGENTS.md: Codex's rules move to
     # AGENTS.override.md, and Gemini reads each rule in AGENTS.md or its own GEMINI.md.
     "moved": ("project", ("codex", "gemini", "copilot")),
+    # The same with settings naming AGENTS.md alone: Gemini 0.61.0 reads GEMINI.md anyway.
+    "moved-alone": ("project", ("codex", "gemini", "copilot")),
     "global": ("global", ("gemini", "copilot", "vscode")),
 }
 IMPORT = "@.gemini/upskill.md"
+ALONE = '{"context": {"fileName": "AGENTS.md"}}\n'
 
 
 @pytest.fixture(scope="module", params=sorted(CASES))
@@ -60,8 +64,8 @@ def installed(
 ) -> Install:
     scope, ids = CASES[request.param]
     base = tmp_path_factory.mktemp(request.param)
-    if request.param == "moved":
-        files = {".gemini/settings.json": SETTINGS}
+    if request.param.startswith("moved"):
+        files = {".gemini/settings.json": ALONE if request.param == "moved-alone" else SETTINGS}
         at = install_bundle(clients, base, scope, ids, agents_md=None, files=files)
         assert _moved(at)
         return at
@@ -120,7 +124,7 @@ def test_the_files(clients: Clients, installed: Install) -> None:
     if _moved(installed):  # Codex left AGENTS.md: Gemini has its own file for the rest
         assert (installed.root / "GEMINI.md").read_text() == IMPORT + "\n"
         settings = json.loads((installed.root / ".gemini/settings.json").read_text())
-        assert settings["context"] == json.loads(SETTINGS)["context"]  # never rewritten
+        assert settings["context"] in ({"fileName": "AGENTS.md"}, json.loads(SETTINGS)["context"])
     elif _configured(installed):  # served by AGENTS.md: nothing of Gemini's own
         assert not (installed.root / "GEMINI.md").exists()
         assert not (installed.root / ".gemini/upskill.md").exists()

@@ -320,15 +320,13 @@ def test_a_rule_reading_differently_for_codex_and_amp(cli, project, tmp_path, te
     }
 
 
-# Codex beside a Gemini CLI whose project settings name AGENTS.md:
-# Codex's rules move to `AGENTS.override.md` beside a Gemini CLI whose project settings
-# name `AGENTS.md` (issue 15, item 3; `lifecycle.override`). Gemini reads only the files
-# `context.fileName` names: when they include its own `GEMINI.md`, a rule `AGENTS.md`
-# keeps in Gemini's text serves it there and every other rule reaches it through
-# `GEMINI.md`, so Codex moves and Copilot CLI reads each rule once. When the setting
-# names `AGENTS.md` alone, that file is Gemini's only one: Codex's text stays there for
-# it, and the install names the rules Copilot reads twice. The team's setting is never
-# rewritten.
+# Codex beside a Gemini CLI whose project settings name AGENTS.md (issue 15, item 3;
+# `lifecycle.override`): Gemini CLI 0.61.0 reads its GEMINI.md whatever the list says, so
+# Codex's rules move to AGENTS.override.md, a rule AGENTS.md keeps in Gemini's text serves
+# Gemini there, every other rule reaches it through GEMINI.md, and Copilot CLI reads each
+# rule once. Only a team's own GEMINI.md without a block keeps Codex in AGENTS.md (the one
+# place left for Gemini's rules), and the install names the rules Copilot reads twice.
+# The team's setting is never rewritten.
 BOTH = '{"context": {"fileName": ["AGENTS.md", "GEMINI.md"]}}\n'
 ALONE = '{"context": {"fileName": "AGENTS.md"}}\n'
 
@@ -338,8 +336,10 @@ def _settings(project: Path, text: str) -> None:
     (project / ".gemini/settings.json").write_text(text)
 
 
-def test_named_beside_its_own_file_codex_moves(cli, project, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    _settings(project, BOTH)
+@pytest.mark.parametrize("settings", [BOTH, ALONE], ids=["both", "agents-md-alone"])
+def test_named_beside_its_own_file_codex_moves(cli, project, tmp_path, settings: str) -> None:  # type: ignore[no-untyped-def]
+    """Gemini CLI 0.61.0 reads GEMINI.md whatever `context.fileName` lists."""
+    _settings(project, settings)
     out = cli.ok("add", str(_source(tmp_path)), "--codex", "--copilot", "--gemini",
                  cwd=project, extra=BIN)  # fmt: skip
     assert [line for line in out.stderr.splitlines() if "read twice" in line] == []
@@ -352,7 +352,7 @@ def test_named_beside_its_own_file_codex_moves(cli, project, tmp_path) -> None: 
         "AGENTS.override.md",
         "GEMINI.md",
     ]
-    assert (project / ".gemini/settings.json").read_text() == BOTH
+    assert (project / ".gemini/settings.json").read_text() == settings
     assert (project / "AGENTS.override.md").read_bytes() == compile_document(CODEX)
     # `style` reads the same for all three: AGENTS.md keeps it for Copilot and Gemini.
     assert (project / "AGENTS.md").read_bytes() == compile_document({"style": CODEX["style"]})
@@ -374,10 +374,10 @@ def test_named_beside_its_own_file_codex_moves(cli, project, tmp_path) -> None: 
 
 @pytest.mark.parametrize(
     ("settings", "gemini_md"),
-    [(ALONE, None), (BOTH, "# Team Gemini\n")],  # its own file is the team's, no block
-    ids=["agents-md-alone", "team-gemini-md"],
+    [(ALONE, "# Team Gemini\n"), (BOTH, "# Team Gemini\n")],  # the team's, no block
+    ids=["agents-md-alone", "both"],
 )
-def test_named_alone_codex_stays_for_gemini_and_copilot_is_told(
+def test_beside_a_team_gemini_md_codex_stays_and_copilot_is_told(
     cli, project, tmp_path, settings: str, gemini_md: str | None
 ) -> None:  # type: ignore[no-untyped-def]
     _settings(project, settings)

@@ -15,16 +15,15 @@ The move is made only where it hides nothing and removes a double read:
 - upskill owns `AGENTS.md` (absent, recorded or its compilation): an override beside a
   team's own `AGENTS.md`, managed block or not, would hide the team's file from Codex;
 - the override is absent or upskill's;
-- no project setting makes another client read `AGENTS.md` *instead of* its own
-  file. Gemini CLI reads only the files `context.fileName` names (default `GEMINI.md`):
-  when the team's setting names `AGENTS.md` but not `GEMINI.md`, `AGENTS.md` is the only
-  place Gemini reads rules from, and every rule there reaches Copilot CLI (and the
-  others reading `AGENTS.md`) as well, so Codex's text stays there for Gemini and the
-  install says which rules Copilot reads twice. The setting is the team's: upskill reads
-  it, never writes it. When the setting names `GEMINI.md` too (and upskill may write
-  Gemini's compiled file), Codex moves like anywhere else: a rule `AGENTS.md` keeps in
-  Gemini's text serves Gemini there, the others reach it through its own `GEMINI.md`
-  (`lifecycle.desired.beside_moved`);
+- no project setting makes another client read `AGENTS.md` while its own file is the
+  team's: Gemini CLI 0.61.0 reads its `GEMINI.md` whatever `context.fileName` lists
+  (checked with a turn against the local endpoint: the list `["AGENTS.md"]` adds
+  `AGENTS.md`), so beside a Gemini told to read `AGENTS.md` a rule `AGENTS.md` keeps in
+  Gemini's text serves it there and the others reach it through its own `GEMINI.md`
+  (`lifecycle.desired.beside_moved`). Only a team's own `GEMINI.md` without a managed
+  block leaves `AGENTS.md` the one place upskill can give Gemini its rules, where
+  Copilot CLI (and every other reader of `AGENTS.md`) reads them too: Codex's text stays
+  there, and the install says which rules Copilot reads twice;
 - some installed rule is read twice because of Codex's text, or reads differently for
   Codex and another client compiling into `AGENTS.md` (Amp, …: one file holds one
   section per rule): judged from the rule's text for the items of this run, and from
@@ -70,17 +69,16 @@ def allowed(
 
 
 def _only_reads(configured: Mapping[str, frozenset[str]], ok: frozenset[str]) -> set[str]:
-    """The files named in the settings of a client that reads nothing of its own beside
-    them: its compiled file (or the front importing it) is not named, or upskill may not
-    write it (a team's own `GEMINI.md`). Its rules can then reach it only there."""
+    """The files named in the settings of a client upskill can give no file of its own
+    beside them (a team's own `GEMINI.md` blocks Gemini's): its rules reach it only there."""
     out: set[str] = set()
     for client, names in configured.items():
         where = get(client).kinds.get(RULE)
-        if where is None or where.carrier is not Carrier.COMPILED:
-            out |= names
-            continue
-        own = where.project.template
-        if (where.front(False) or own) not in names or own not in ok:
+        if (
+            where is None
+            or where.carrier is not Carrier.COMPILED
+            or where.project.template not in ok
+        ):
             out |= names
     return out
 
