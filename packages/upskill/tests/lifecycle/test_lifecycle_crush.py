@@ -338,3 +338,21 @@ def test_a_cursor_passthrough_copy_serves_crush(cli, h, project, registry) -> No
     out = cli.ok("add", str(registry), "p", "--crush", "--cursor", "--copilot", cwd=project)
     assert parse_sections((project / "AGENTS.md").read_bytes()) == {"p": b"One text.\n"}
     assert [w.split(":", 3)[1] for w in _warnings(out)] == [" cursor", " crush"]
+
+
+def test_only_a_recorded_crush_section_in_the_other_file_is_misplaced() -> None:
+    """Every item is rendered again only when Crush's recorded sections change files:
+    a team's own `AGENTS.md` alone (Crush never selected) keeps reuse."""
+    from upskill.lifecycle.compiled import misplaced
+    from upskill.state.lockfile import OutputRecord, Owner
+
+    def record(path: str, *clients: str) -> dict[str, OutputRecord]:
+        return {path: OutputRecord(path, "0" * 64, 1, tuple(Owner("rule:a", c) for c in clients))}
+
+    aside = {"crush": "CRUSH.md"}
+    assert not misplaced({}, aside)
+    assert not misplaced(record("AGENTS.md", "codex"), aside)
+    assert misplaced(record("AGENTS.md", "codex", "crush"), aside)
+    assert not misplaced(record("CRUSH.md", "crush"), aside)
+    assert misplaced(record("CRUSH.md", "crush"), {})
+    assert not misplaced(record("AGENTS.md", "crush"), {})

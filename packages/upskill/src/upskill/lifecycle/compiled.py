@@ -103,6 +103,24 @@ def recorded_alternatives(records: Mapping[str, OutputRecord]) -> dict[str, str]
     return found
 
 
+def misplaced(records: Mapping[str, OutputRecord], moved: Mapping[str, str]) -> bool:
+    """Whether the lockfile has a section of a client with an alternative in the other of
+    its two files than the one its rules go to this run (`moved`: `alternatives`): the
+    run moves them, so it renders every item again. A client with no section recorded
+    (not selected, or a team's own `AGENTS.md` it was never compiled into) moves none."""
+    for client, (compiled, alternative) in alternative_files(False).items():
+        want = moved.get(client, compiled)
+        for path in (compiled, alternative):
+            record = records.get(path)
+            if (
+                path != want
+                and record is not None
+                and any(o.client == client for o in record.owners)
+            ):
+                return True
+    return False
+
+
 def compiled_paths(home: bool) -> tuple[str, ...]:
     """Every compiled file any client reads in the scope, every front, every override
     and every alternative, relative to its root."""

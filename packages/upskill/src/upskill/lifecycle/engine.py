@@ -183,11 +183,7 @@ def plan_install(
     reused = {}
     # Codex's or Crush's rules change files: every item is rendered again, its readers'
     # copies too.
-    if (
-        not force
-        and moves == ov.recorded(records)
-        and alternatives == comp.recorded_alternatives(records)
-    ):
+    if not force and moves == ov.recorded(records) and not comp.misplaced(records, alternatives):
         reused = reusable_outputs(
             resolution.items,
             lock,
