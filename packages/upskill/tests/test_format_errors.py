@@ -43,6 +43,16 @@ ITEM_CASES = {
         'RULE.md:3: invalid YAML: found duplicate key "description" with value "y" '
         '(original value: "x")',
     ),
+    # YAML 1.2 lets a second `&name` replace the first; refused like a duplicate key, at
+    # the second one, whatever node it anchors (ruamel would only warn).
+    "reused-anchor-scalar": (
+        {"RULE.md": "---\ndescription: &d x\nx-a: &d y\nx-b: *d\n---\n"},
+        "RULE.md:3: invalid YAML: anchor &d is defined twice",
+    ),
+    "reused-anchor-nested": (
+        {"RULE.md": "---\ndescription: x\nx-a: &l [1]\nx-b:\n  c: &l {k: v}\n---\n"},
+        "RULE.md:5: invalid YAML: anchor &l is defined twice",
+    ),
     "not-a-mapping": (
         {"RULE.md": "---\n- a\n---\n"},
         "RULE.md:2: frontmatter must be a YAML mapping",
@@ -184,6 +194,7 @@ ITEM_CASES = {
 }
 
 
+@pytest.mark.filterwarnings("error")  # no parser warning besides the one error
 @pytest.mark.parametrize("case", sorted(ITEM_CASES))
 def test_bad_item(tmp_path: Path, case: str) -> None:
     files, message = ITEM_CASES[case]

@@ -55,6 +55,16 @@ def test_yaml_bombs_are_one_error(cli, project, registry, extra, problem) -> Non
     assert not (project / ".claude").exists()
 
 
+def test_an_anchor_defined_twice_is_one_error_at_its_second_line(cli, project, registry) -> None:  # type: ignore[no-untyped-def]
+    # YAML 1.2 would let the second `&d` replace the first; ruamel accepts it with a raw
+    # Python warning on the terminal. upskill refuses it like a duplicate key.
+    path = _frontmatter(registry, "metadata:\n  a: &d one\n  b: &d two\n  c: *d")
+    out = cli.run("add", str(registry), "review", cwd=project)
+    assert (out.returncode, out.stdout) == (1, "")
+    assert out.stderr == f"upskill: error: {path}:7: invalid YAML: anchor &d is defined twice\n"
+    assert not (project / ".claude").exists()
+
+
 def test_resources_too_deep_and_non_utf8_names(cli, project, registry) -> None:  # type: ignore[no-untyped-def]
     deep = registry / "skills" / "review" / "references"
     for _ in range(70):  # past the 64-directory bound (the 1,100 overflowed recursion)

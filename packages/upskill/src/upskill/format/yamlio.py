@@ -1,7 +1,8 @@
 """Safe YAML 1.2 loading with file and line in every error.
 
 YAML 1.2 keeps `no`, `yes`, `on` and `off` as strings, so a skill named `no`
-or a description `yes` round-trips. Duplicate keys are errors. ruamel is the
+or a description `yes` round-trips. Duplicate keys are errors, and so is an
+anchor defined twice (`_single_anchor_composer`). ruamel is the
 reference parser; a libyaml fast path answers first when it provably agrees.
 
 YAML from a registry is data someone else wrote, so what a load returns is
@@ -28,6 +29,7 @@ from upskill.errors import FormatError
 
 if TYPE_CHECKING:
     from ruamel.yaml import YAML
+    from ruamel.yaml.composer import Composer
 
 _TOP_KEY = re.compile(r"^([^\s#\-][^:]*?)\s*:(?:\s|$)")
 MAX_DEPTH = 64
@@ -42,7 +44,33 @@ def _loader() -> YAML:
 
     yaml = YAML(typ="safe", pure=True)
     yaml.allow_duplicate_keys = False
+    yaml.Composer = _single_anchor_composer()
     return yaml
+
+
+def _single_anchor_composer() -> type[Composer]:
+    """ruamel's composer, refusing an anchor defined twice in one document.
+
+    YAML 1.2 lets a later `&name` replace an earlier one, so `*name` means whichever
+    came last. ruamel accepts that with a `ReusedAnchorWarning` that Python prints to
+    the terminal as a raw multi-line warning; PyYAML and StrictYAML (the Agent Skills
+    validator) refuse it. A reused anchor is almost always a copy-paste slip that
+    changes what an alias means, so, like a duplicate key, it is one error at the second
+    occurrence's line. Checked before ruamel's own check, which then never warns."""
+    from ruamel.yaml.composer import Composer, ComposerError
+    from ruamel.yaml.events import AliasEvent
+
+    class SingleAnchorComposer(Composer):
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            event = self.parser.peek_event()
+            anchor = getattr(event, "anchor", None)
+            if anchor in self.anchors and not isinstance(event, AliasEvent):
+                raise ComposerError(
+                    None, None, f"anchor &{anchor} is defined twice", event.start_mark
+                )
+            return super().compose_node(parent, index)
+
+    return SingleAnchorComposer
 
 
 def _load_or_reset(text: str) -> Any:
