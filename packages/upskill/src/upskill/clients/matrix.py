@@ -64,6 +64,8 @@ def project_table() -> str:
         else:
             cells = [_cell(c, k, home=False) for k in (RULE, SKILL, AGENT)]
         mcp = "—" if c.mcp is None else f"{_config(c.mcp.project, home=False)} `{c.mcp.root_key}`"
+        if c.mcp is not None and c.mcp.shell_expands:
+            mcp += " (shell-expanded: values escaped, `$(` and backticks refused)"
         lines.append(f"| {_flag(c)} | {' | '.join(cells)} | {mcp} |")
     return "\n".join(lines) + "\n"
 
