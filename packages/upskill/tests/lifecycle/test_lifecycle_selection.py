@@ -87,3 +87,19 @@ def test_clients_command_lists_support_and_detection(cli, project):  # type: ign
     rows = {c["id"]: c for c in json.loads(home.stdout)["clients"]}
     assert rows["cursor"]["kinds"]["rule"] is None  # Cursor keeps user rules in its UI
     assert rows["windsurf"]["mcp"] == ".codeium/windsurf/mcp_config.json"
+
+
+def test_update_keeps_the_selection_for_an_item_no_client_took(cli, h, project, registry):  # type: ignore[no-untyped-def]
+    # Crush has no place for agents, so the lockfile records no item for the bundle's
+    # agent. A later update must not install that agent for the baseline clients.
+    (registry / "skills" / "team.bundle.yaml").write_text(
+        "schema: 1\nname: team\ndescription: Team\nitems:\n  rules: [style]\n  agents: [reviewer]\n"
+    )
+    cli.ok("add", str(registry), "team", "--crush", cwd=project, extra=BIN)
+    before = h.files(project)
+    h.write_item(registry, "rule", "style", "Use tabs.\n")
+    out = cli.ok("update", cwd=project, extra=BIN)
+    assert h.files(project) == before
+    assert "warning: crush: 1 agent not delivered (Crush has no place for agents)\n" in out.stderr
+    assert _clients(project) == {"style": ["crush"], "review": ["crush"]}
+    assert b"Use tabs." in (project / "AGENTS.md").read_bytes()

@@ -49,7 +49,7 @@ from upskill.lifecycle.plan import Op, Plan, plan_outputs
 from upskill.lifecycle.resolve import Resolution, Resolved, ResolveError
 from upskill.lifecycle.reuse import GENERATOR, reusable_outputs
 from upskill.lifecycle.scope import Scope, ScopeKind
-from upskill.lifecycle.selection import expand, recorded
+from upskill.lifecycle.selection import expand, in_use, recorded
 from upskill.sources.spec import SourceSpec, canonical_label, recorded_spec_of
 from upskill.state.lockfile import (
     BundleRecord,
@@ -149,18 +149,22 @@ def plan_install(
     also_managed: Iterable[str] = (),
     on_item: Callable[[int, int], None] | None = None,
 ) -> Outcome:
-    """`selection` None: each item keeps its recorded clients (new items: every client).
+    """`selection` None: each item keeps its recorded clients; an item without a record
+    (new in its source, or one no selected client had a place for, which the lockfile
+    does not record) takes the clients the scope's items were written for, so a bare
+    update never widens the selection; in an empty scope, every client.
     `also_managed`: lock items this run owns even if they were not resolved (update).
     `on_item(done, total)`: called as each item is rendered (a progress counter)."""
     keys = {r.key for r in resolution.items}
     managed = frozenset(keys | set(also_managed))
     _lock_conflicts(resolution, lock, scope.anchor)
+    used = in_use(lock)
 
     def selection_for(r: Resolved) -> Sequence[str]:
         if selection is not None:
             return selection
         existing = lock.item(r.kind, r.name)
-        return expand(existing.clients) if existing is not None else ()
+        return expand(existing.clients) if existing is not None else used
 
     records = {o.path: o for o in lock.outputs}
     owned_by_managed = {p for p, o in records.items() if any(w.item in managed for w in o.owners)}
