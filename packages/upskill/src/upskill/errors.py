@@ -13,9 +13,13 @@ from upskill import exitcodes
 
 
 class UpskillError(Exception):
-    """Base class: a user-facing failure with an exit code and a location."""
+    """Base class: a user-facing failure with an exit code and a location.
+
+    `warnings` are lines the failure refers to (what was skipped on the way to it),
+    said as warnings before the error line: the code that raises never prints."""
 
     exit_code: int = exitcodes.ERROR
+    warnings: tuple[str, ...] = ()
 
     def __init__(
         self,
@@ -24,9 +28,11 @@ class UpskillError(Exception):
         path: Path | str | None = None,
         line: int | None = None,
         exit_code: int | None = None,
+        warnings: tuple[str, ...] = (),
     ) -> None:
         super().__init__(message)
         self.message = message
+        self.warnings = warnings
         self.path: Path | None = Path(path) if path is not None else None
         self.line = line
         if exit_code is not None:

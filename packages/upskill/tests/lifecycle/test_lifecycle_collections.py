@@ -103,3 +103,27 @@ def test_a_lost_executable_bit_is_drift_and_force_restores_it(cli, project, regi
     assert "discarded local edit: .claude/skills/review/scripts/run.sh" in out.stderr
     assert installed.stat().st_mode & 0o777 == 0o755
     assert cli.run("doctor", cwd=project).returncode == 0
+
+
+def test_a_source_whose_every_item_is_broken_names_each_before_failing(cli, project, tmp_path):  # type: ignore[no-untyped-def]
+    """The error says "see above": above it, one warning per item left out (file and
+    problem), even under -q; the exit code is the resolve error's; nothing is written."""
+    root = tmp_path / "src"
+    (root / "skills/one").mkdir(parents=True)
+    (root / "skills/one/SKILL.md").write_text("---\nname: [one\n---\n\nBody.\n")
+    (root / "skills/two").mkdir(parents=True)
+    (root / "skills/two/SKILL.md").write_text(
+        "---\nname: two\nname: two\ndescription: Use when testing two\n---\n\nBody.\n"
+    )
+    expected = (
+        f"warning: {root}/skills/one/SKILL.md:3: skipped: invalid YAML: "
+        "expected ',' or ']', but got '<stream end>'\n"
+        f"warning: {root}/skills/two/SKILL.md:3: skipped: invalid YAML: "
+        'found duplicate key "name" with value "two" (original value: "two")\n'
+        f"upskill: error: local:{root}: no items found in the source "
+        "(every item was skipped, see above)\n"
+    )
+    for quiet in ((), ("-q",)):
+        out = cli.run(*quiet, "add", str(root), "--claude", cwd=project)
+        assert (out.returncode, out.stdout, out.stderr) == (1, "", expected)
+    assert sorted(p.name for p in project.iterdir()) == [".git"]

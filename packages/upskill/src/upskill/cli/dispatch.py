@@ -61,6 +61,8 @@ def dispatch(
         from upskill.errors import UpskillError
 
         if isinstance(exc, UpskillError):
+            for warning in exc.warnings:  # what the error refers to: even -q shows it
+                boundary.console.warn(warning, always=True)
             boundary.console.error(str(exc))
             return exc.exit_code
         if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:

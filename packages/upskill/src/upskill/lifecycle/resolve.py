@@ -166,10 +166,13 @@ class Resolver:
                     raise ResolveError(f"{catalog.label}: no item or bundle named {name!r}")
         elif bundle_file is None:
             roots += [(catalog, i, i.name) for i in catalog.items.values()]
-            self._warnings += [f"{p.where}: skipped: {p.message}" for p in catalog.problems]
+            skipped = tuple(f"{p.where}: skipped: {p.message}" for p in catalog.problems)
+            self._warnings += skipped
             if not roots:
-                why = " (every item was skipped, see above)" if catalog.problems else ""
-                raise ResolveError(f"{catalog.label}: no items found in the source{why}")
+                why = " (every item was skipped, see above)" if skipped else ""
+                raise ResolveError(
+                    f"{catalog.label}: no items found in the source{why}", warnings=skipped
+                )
         roots = [(c, i, n) for c, i, n in roots if n not in request.exclude]
         unknown_excludes = set(request.exclude) - {i.name for i in catalog.items.values()}
         for name in sorted(unknown_excludes):
