@@ -255,7 +255,7 @@ def mutated(draw: st.DrawFn) -> str:
     """A generated document with one character inserted: mostly broken YAML."""
     text = draw(block())
     at = draw(st.integers(0, len(text)))
-    insert = draw(st.sampled_from([":", "-", " ", "\n", "'", '"', "#", "[", "{", "\t", "x"]))
+    insert = draw(st.sampled_from([":", "-", " ", "\n", "'", '"', "#", "[", "{", "\t", "x", "?"]))
     return text[:at] + insert + text[at:]
 
 
@@ -263,11 +263,31 @@ def mutated(draw: st.DrawFn) -> str:
 # Found by this property and by a longer local run inserting several
 # characters: a block scalar whose first line is blank but indented, followed
 # by a more indented line; libyaml accepts it, ruamel refuses it.
+# And an explicit key in a flow sequence: `[?:]` is {null: null} to libyaml and
+# {":": null} to ruamel.
+@example("yes: [?:]\n")
 @example("-\n  - |-\n \n   yes\n  - []\n  - []\n")
 @example('- |\n  yes\n- |\n \n    yes\n- ""\n')
 @given(mutated())
 def test_mutated_documents_parse_or_fail_alike(text: str) -> None:
     assert_same(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["a: [?:]\n", "a: [x, ?:]\n", "a: [?:, y]\n", "a: [? :]\n", "a: [?::]\n", "a: [?\n  :]\n"],
+)
+def test_explicit_keys_in_flow_sequences_defer(text: str) -> None:
+    with pytest.raises(yaml_fast.Defer):
+        yaml_fast.fast_load(text)
+    assert_same(text)
+
+
+def test_a_question_mark_inside_text_stays_on_the_fast_path() -> None:
+    assert yaml_fast.fast_load("description: Why? Because.\nq: a?b\n") == {
+        "description": "Why? Because.",
+        "q": "a?b",
+    }
 
 
 def test_without_libyaml_everything_goes_to_ruamel(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -93,6 +93,13 @@ _INDENTED_BLANK_FIRST = re.compile(
 )
 
 
+# An explicit key indicator (`?` starting a node, then a blank, `:`, a flow
+# indicator or the line end): inside a flow sequence libyaml and ruamel disagree on
+# what follows (`[?:]`, `[? :]`, `[?::]` are `{null: null}` to libyaml and
+# `{":": null}` to ruamel). Frontmatter hardly ever holds one, so it defers.
+_EXPLICIT_KEY = re.compile(r"(?:^|[\s\[\]{},])\?(?![^\s:,\[\]{}])", re.M)
+
+
 class Defer(Exception):
     """The fast path cannot vouch for this document; ask ruamel."""
 
@@ -198,6 +205,8 @@ def fast_load(text: str) -> Any:
         raise Defer("node properties, directives or YAML 1.1 line breaks")
     if _INDENTED_BLANK_FIRST.search(text):
         raise Defer("block scalar led by an indented blank line")
+    if _EXPLICIT_KEY.search(text):
+        raise Defer("explicit key indicator")
     loader_class = _loader_class()
     if loader_class is None:
         raise Defer("PyYAML without libyaml")
