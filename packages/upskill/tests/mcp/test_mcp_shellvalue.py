@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from upskill.mcp.model import server_from_values
 from upskill.mcp.shapes import config_entry, shell_problem
-from upskill.mcp.shellvalue import Unexpressible, for_shell
+from upskill.mcp.shellvalue import Unexpressible, for_shell, unshell
 
 
 class Evaluates(Exception):
@@ -142,6 +142,75 @@ def test_written_values_expand_to_the_literal_text(value: str, env: dict[str, st
         return
     expected = _REF.sub(lambda m: env.get(m.group(1), ""), value)
     assert crush_expand(written, env) == expected
+
+
+@given(_VALUES)
+def test_unshell_undoes_for_shell(value: str) -> None:
+    """Every value upskill writes for Crush imports back as the value it came from."""
+    try:
+        written = for_shell(value)
+    except Unexpressible:
+        return
+    assert unshell(written) == value
+
+
+class _Refs(dict[str, str]):
+    """An environment in which every variable expands to its own `${NAME}`."""
+
+    def get(self, key: str, default: object = None) -> str:  # type: ignore[override]
+        return "${" + key + "}"
+
+
+@given(_VALUES)
+def test_unshell_gives_what_crush_makes_of_any_value(raw: str) -> None:
+    """For any text a user may have written: what Crush yields, references kept, or a
+    refusal exactly when Crush would evaluate something or yield a literal `${VAR}`."""
+    try:
+        imported = unshell(raw)
+    except Unexpressible:
+        try:
+            meaning = crush_expand(raw, {})
+        except (Evaluates, ValueError):
+            return
+        assert _REF.search(meaning) is not None  # an escaped reference: literal `${X}`
+        return
+    assert imported == crush_expand(raw, _Refs())
+
+
+@pytest.mark.parametrize(
+    ("raw", "imported"),
+    [
+        (r"--price=\$5", "--price=$5"),
+        (r"C:\\tools\\db", r"C:\tools\db"),
+        (r"a\d\'q'", r"a\d\'q'"),
+        (r"\`", "`"),
+        ("a\\\nb", "ab"),
+        ("$HOME/${DATA}x", "${HOME}/${DATA}x"),
+        ("\\$$X", "$${X}"),
+        ("plain\x00\r\n", "plain\x00\r\n"),
+        ("a\x00\r\n$X", "a\n${X}"),
+    ],
+)
+def test_unshell_forms(raw: str, imported: str) -> None:
+    assert unshell(raw) == imported
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ("$(id)", "holds command substitution `$(`, which Crush would evaluate"),
+        ("a`id`", "holds command substitution (a backtick), which Crush would evaluate"),
+        ("$((1))", "holds arithmetic expansion `$((`, which Crush would evaluate"),
+        ("$5", "holds `$5`, an expansion other than `${VAR}`, which Crush would evaluate"),
+        ("${A:-x}", "holds `${A`, an expansion other than `${VAR}`, which Crush would evaluate"),
+        ("$", "holds a lone `$`, which Crush rejects"),
+        (r"\${X}", "holds an escaped `${X}`, which Crush reads as text, not as a reference"),
+    ],
+)
+def test_unshell_refuses(raw: str, message: str) -> None:
+    with pytest.raises(Unexpressible) as err:
+        unshell(raw)
+    assert str(err.value) == message
 
 
 LOCAL = server_from_values(

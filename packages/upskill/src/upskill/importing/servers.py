@@ -6,7 +6,9 @@ syntax). An entry is read back in any of the spellings `mcp/shapes.py` writes, a
 Codex's forms (`env_vars`, `env_http_headers`, `bearer_token_env_var`) and a client's
 reference syntax (`{env:VAR}`, `${env:VAR}`) become `${VAR}`. A literal secret is
 replaced by a `${VAR}` reference plus `requires-env`, with a note naming the file and
-key and never the value (`secrets`).
+key and never the value (`secrets`). A client that shell-expands values (Crush) has
+them read as it expands them (`shellvalue.unshell`); a server one of whose values it
+would evaluate is left out with a `skip` note, never imported as text.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from upskill.importing import secrets
 from upskill.importing.model import Note, NoteKind
 from upskill.importing.names import slug
 from upskill.importing.read import parse_toml, read_text
+from upskill.mcp import shellvalue
 from upskill.mcp.shapes import name_problem
 
 KNOWN_KEYS = frozenset(
@@ -67,15 +70,23 @@ def _unref(template: str | None) -> re.Pattern[str] | None:
 class _Reader:
     """Turns one client entry into the portable entry, collecting notes as it goes."""
 
-    def __init__(self, server: str, path: str, template: str | None) -> None:
+    def __init__(self, server: str, path: str, template: str | None, shell: bool) -> None:
         self.server = server
+        self.shell = shell
         self.path = path
         self.pattern = _unref(template)
         self.notes: list[Note] = []
         self.required: list[str] = []
 
-    def value(self, where: str, key: str, raw: object, *, keyed: bool) -> str:
+    def value(self, where: str, key: str, raw: object, *, keyed: bool, field: str) -> str:
+        """The portable text of one value; `field` names it (`args[2]`, `env.K`) in the
+        `_Evaluated` a shell-expanding client's value raises when it is not a literal."""
         text = raw if isinstance(raw, str) else str(raw)
+        if self.shell:
+            try:
+                text = shellvalue.unshell(text)
+            except shellvalue.Unexpressible as exc:
+                raise _Evaluated(f"{field} {exc}") from None
         if self.pattern is not None:
             text = self.pattern.sub(lambda m: "${" + m.group(1) + "}", text)
         secret = secrets.looks_secret(key, text) if keyed else _shaped(text)
@@ -100,10 +111,17 @@ class _Reader:
         suffix = "TOKEN" if key.lower() == "authorization" else key
         return secrets.env_name(f"{self.server}_{suffix}")
 
-    def mapping(self, where: str, raw: object) -> dict[str, str]:
+    def mapping(self, where: str, raw: object, label: str) -> dict[str, str]:
         if not isinstance(raw, dict):
             return {}
-        return {str(k): self.value(where, str(k), v, keyed=True) for k, v in raw.items()}
+        return {
+            str(k): self.value(where, str(k), v, keyed=True, field=f"{label}.{k}")
+            for k, v in raw.items()
+        }
+
+
+class _Evaluated(Exception):
+    """A value the client would evaluate as shell code: the server is not imported."""
 
 
 def _shaped(text: str) -> bool:
@@ -120,23 +138,40 @@ def portable_entry(
     path: str,
     template: str | None,
     style: EntryStyle = EntryStyle.STANDARD,
+    *,
+    shell: bool = False,
+) -> tuple[dict[str, Any] | None, list[Note]]:
+    """The bundle `mcps:` value for one client entry, and its notes; None, with a `skip`
+    note, when the client shell-expands values (`shell`) and would evaluate one of them."""
+    try:
+        return _portable(name, entry, path, _Reader(name, path, template, shell), style)
+    except _Evaluated as exc:
+        message = f"{path}: mcp server {name!r}: {exc}; not imported"
+        return None, [Note(NoteKind.SKIP, message)]
+
+
+def _portable(
+    name: str, entry: Mapping[str, Any], path: str, reader: _Reader, style: EntryStyle
 ) -> tuple[dict[str, Any], list[Note]]:
-    """The bundle `mcps:` value for one client entry, and its notes."""
-    reader = _Reader(name, path, template)
     command = entry.get("command")
     out: dict[str, Any]
     if command is not None:
         words = command if isinstance(command, list) else [command]
         args = [*words[1:], *(entry.get("args") or [])]
         local: dict[str, Any] = {
-            "command": reader.value("command", "command", words[0], keyed=False)
+            "command": reader.value("command", "command", words[0], keyed=False, field="command")
         }
         if args:
-            local["args"] = [reader.value("args", "args", a, keyed=False) for a in args]
-        env = reader.mapping("env", entry.get("env") or entry.get("environment"))
+            local["args"] = [
+                reader.value("args", "args", a, keyed=False, field=f"args[{i}]")
+                for i, a in enumerate(args)
+            ]
+        env = reader.mapping("env", entry.get("env") or entry.get("environment"), "env")
         for var in entry.get("env_vars") or []:
             if isinstance(var, str):
-                env.setdefault(var, reader.value("env", var, f"${{{var}}}", keyed=True))
+                env.setdefault(
+                    var, reader.value("env", var, f"${{{var}}}", keyed=True, field=f"env.{var}")
+                )
         if env:
             local["env"] = env
         out = {"local": local}
@@ -148,15 +183,23 @@ def portable_entry(
         transport = "sse" if entry.get("type") == "sse" or sse_url else "http"
         remote: dict[str, Any] = {
             "type": transport,
-            "url": reader.value("url", "url", entry[url_key], keyed=False),
+            "url": reader.value("url", "url", entry[url_key], keyed=False, field="url"),
         }
-        headers = reader.mapping("header", entry.get("headers") or entry.get("http_headers"))
+        headers = reader.mapping(
+            "header", entry.get("headers") or entry.get("http_headers"), "headers"
+        )
         for header, var in (entry.get("env_http_headers") or {}).items():
-            headers[str(header)] = reader.value("header", str(header), f"${{{var}}}", keyed=True)
+            headers[str(header)] = reader.value(
+                "header", str(header), f"${{{var}}}", keyed=True, field=f"headers.{header}"
+            )
         bearer = entry.get("bearer_token_env_var")
         if isinstance(bearer, str):
             headers["Authorization"] = reader.value(
-                "header", "Authorization", f"Bearer ${{{bearer}}}", keyed=True
+                "header",
+                "Authorization",
+                f"Bearer ${{{bearer}}}",
+                keyed=True,
+                field="headers.Authorization",
             )
         if headers:
             remote["headers"] = headers
@@ -252,9 +295,12 @@ def scan_servers(
             for name, entry in _servers_in(data, route.root_key, path).items():
                 if not isinstance(entry, dict):
                     raise FormatError(f"mcp server {name!r} must be an object", path=path)
-                portable, more = portable_entry(str(name), entry, shown, route.env_ref, route.style)
+                portable, more = portable_entry(
+                    str(name), entry, shown, route.env_ref, route.style, shell=route.shell_expands
+                )
                 notes.extend(more)
-                found.append(FoundServer(str(name), client, shown, portable))
+                if portable is not None:
+                    found.append(FoundServer(str(name), client, shown, portable))
     return found, notes
 
 

@@ -32,6 +32,10 @@ upskill never resolves it); a literal `$` or `\\` gets the backslash escape abov
 whose result is the character itself; command substitution and arithmetic are refused
 rather than escaped, so no file upskill writes ever holds shell code, escaped or not;
 NUL and CR LF, which the parser alters and no escape preserves, are refused too.
+
+`unshell` goes the other way, for `upskill import`: it reads a value as Crush expands it
+(the same rules) and gives the portable text, or raises `Unexpressible` when that
+meaning is not a literal with `${VAR}` references (shell code is never imported as text).
 """
 
 from __future__ import annotations
@@ -72,8 +76,8 @@ _SCANNER = re.compile("|".join(f"({c.pattern})" for c in CRUSH))
 class Unexpressible(ValueError):
     """A value the client would evaluate: `what` names the construct."""
 
-    def __init__(self, what: str) -> None:
-        super().__init__(f"holds {what}, which Crush would evaluate")
+    def __init__(self, what: str, why: str = "which Crush would evaluate") -> None:
+        super().__init__(f"holds {what}, {why}")
         self.what = what
 
 
@@ -93,3 +97,67 @@ def for_shell(value: str) -> str:
         end = match.end()
     out.append(value[end:])
     return "".join(out)
+
+
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_BRACED = re.compile(r"\$\{(" + _NAME + r")\}")
+_BARE = re.compile(r"\$(" + _NAME + ")")
+_ENV_REF = re.compile(r"\$\{" + _NAME + r"\}")
+_SPECIAL = frozenset("$`\\'\"")
+
+
+def _evaluated(rest: str) -> str:
+    """How a refusal names the `$` construct at the start of `rest`."""
+    for construct in CRUSH:
+        if construct.action is Action.REFUSE and re.match(construct.pattern, rest):
+            return construct.what
+    return f"`{rest[:3]}`, an expansion other than `${{VAR}}`"
+
+
+def unshell(value: str) -> str:
+    """The portable value meaning what the client makes of `value`: escapes undone, a
+    bare `$VAR` spelled `${VAR}`; raises `Unexpressible` when the client would evaluate
+    anything else, or yields a literal `${VAR}` the portable form would read as a
+    reference. The inverse of `for_shell` on every value it accepts."""
+    if value == "$":
+        raise Unexpressible("a lone `$`", "which Crush rejects")
+    if not _SPECIAL.intersection(value):
+        return value  # ExpandValue's fast path: returned as it is
+    text = value.replace("\x00", "").replace("\r\n", "\n")  # Parser.rune
+    out: list[str] = []
+    refs: set[int] = set()  # where in the result a reference starts
+    size = 0
+    i = 0
+    while i < len(text):
+        c = text[i]
+        piece: str
+        if c == "\\":
+            nxt = text[i + 1 : i + 2]
+            if nxt == "\n" and not (i > 0 and text[i - 1] == "\\"):
+                piece = ""  # a line continuation
+            elif nxt in ("\\", "$", "`"):
+                piece = nxt  # the escaped character itself
+            else:
+                piece = c + nxt  # any other backslash is literal
+            i += 1 + len(nxt)
+        elif c == "`":
+            raise Unexpressible("command substitution (a backtick)")
+        elif c == "$":
+            found = _BRACED.match(text, i) or _BARE.match(text, i)
+            if found is None:
+                raise Unexpressible(_evaluated(text[i:]))
+            refs.add(size)
+            piece = "${" + found.group(1) + "}"
+            i = found.end()
+        else:
+            piece = c
+            i += 1
+        out.append(piece)
+        size += len(piece)
+    result = "".join(out)
+    for ref in _ENV_REF.finditer(result):
+        if ref.start() not in refs:
+            raise Unexpressible(
+                f"an escaped `{ref.group()}`", "which Crush reads as text, not as a reference"
+            )
+    return result
