@@ -96,6 +96,13 @@ NO_PLACE, TEAM_FILE, SCOPED, ALWAYS_ON = "none", "team", "scoped", "always-on"
 Missed = dict[tuple[str, str, str], int]  # (client, kind, why) -> count
 
 
+def has_place(client: str, kind: str, home: bool) -> bool:
+    """Whether the client reads items of this kind in the scope at all (Windsurf and
+    Crush have no place for agents): without one, the item is never delivered there."""
+    where = get(client).kinds.get(kind)
+    return where is not None and where.serves(home)
+
+
 def _deliverable(
     item: Item,
     clients: tuple[str, ...],
@@ -114,9 +121,9 @@ def _deliverable(
     for client in clients:
         where = get(client).kinds.get(kind)
         why = None
-        if where is None or not where.serves(home):
+        if not has_place(client, kind, home):
             why = NO_PLACE
-        elif where.carrier is Carrier.COMPILED:
+        elif where is not None and where.carrier is Carrier.COMPILED:
             if isinstance(item, Rule) and item.scope_paths:
                 why = SCOPED if home or not tree_copies(client, clients) else ALWAYS_ON
             elif own_compiled(where, home, compiled_ok) is None and not _read_elsewhere(

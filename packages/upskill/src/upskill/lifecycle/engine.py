@@ -37,6 +37,7 @@ from upskill.lifecycle.desired import (
     TEAM_FILE,
     Desired,
     clients_for,
+    has_place,
     justifies,
     render_desired,
     undelivered_lines,
@@ -195,10 +196,22 @@ def plan_install(
             clients_of=lambda r: clients_for(cat.audience(r.item), selection_for(r)),
             observed=observed,
         )
+
+    def weighed_for(r: Resolved) -> Sequence[str]:
+        """The clients an item is rendered against: its selection and, on a bare update,
+        the scope's clients with no place for its kind too. The lockfile records the
+        clients an item was delivered to, so without them update would not repeat add's
+        "not delivered" lines; they are never delivered, so nothing else changes."""
+        chosen = selection_for(r)
+        if selection is not None:
+            return chosen
+        kind = r.item.kind.value
+        return (*chosen, *(c for c in used if c not in chosen and not has_place(c, kind, home)))
+
     read = _reader(scope)
     desired = render_desired(
         resolution.items,
-        selection_for,
+        weighed_for,
         reused,
         home=home,
         on_item=on_item,
