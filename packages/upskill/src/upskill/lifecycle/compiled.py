@@ -93,14 +93,22 @@ def alternatives(current: Iterable[Current], home: bool) -> dict[str, str]:
     }
 
 
+def recorded_in(
+    records: Mapping[str, OutputRecord], files: Mapping[str, tuple[str, str]]
+) -> dict[str, str]:
+    """Client id -> its second file (`files`: `override_files` or `alternative_files`),
+    where the lockfile has the client's rules there: the last run put them there."""
+    found = {}
+    for client, (_, second) in files.items():
+        record = records.get(second)
+        if record is not None and any(o.client == client for o in record.owners):
+            found[client] = second
+    return found
+
+
 def recorded_alternatives(records: Mapping[str, OutputRecord]) -> dict[str, str]:
     """Client id -> its alternative file, where the lockfile has its rules there."""
-    found = {}
-    for client, (_, alternative) in alternative_files(False).items():
-        record = records.get(alternative)
-        if record is not None and any(o.client == client for o in record.owners):
-            found[client] = alternative
-    return found
+    return recorded_in(records, alternative_files(False))
 
 
 def misplaced(records: Mapping[str, OutputRecord], moved: Mapping[str, str]) -> bool:

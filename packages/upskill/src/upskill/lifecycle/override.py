@@ -45,7 +45,7 @@ from upskill.clients import get
 from upskill.clients.base import RULE, Carrier
 from upskill.errors import UpskillError
 from upskill.fsio import read_contained
-from upskill.lifecycle.compiled import Current, Owned, override_files, writable
+from upskill.lifecycle.compiled import Current, Owned, override_files, recorded_in, writable
 from upskill.lifecycle.hashing import sha256_bytes
 from upskill.state.lockfile import Lockfile, OutputRecord
 
@@ -86,12 +86,7 @@ def _only_reads(configured: Mapping[str, frozenset[str]], ok: frozenset[str]) ->
 def recorded(records: Mapping[str, OutputRecord]) -> dict[str, str]:
     """Client id -> its override, where the lockfile has its rules there (the last run
     moved them)."""
-    found = {}
-    for client, (_, override) in override_files(False).items():
-        record = records.get(override)
-        if record is not None and any(o.client == client for o in record.owners):
-            found[client] = override
-    return found
+    return recorded_in(records, override_files(False))
 
 
 def justified_by_records(
