@@ -19,14 +19,12 @@ from pathlib import Path
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from upskill_testing import resolved_rules
 
 from upskill.clients import get
-from upskill.lifecycle.catalog import load_catalog
 from upskill.lifecycle.compiled import compiled_paths
 from upskill.lifecycle.desired import Desired, justifies, render_desired
 from upskill.lifecycle.resolve import Resolved
-from upskill.sources.local import local_fetched
-from upskill.sources.spec import parse_label
 
 HEAD = "---\nschema: 1\ndescription: {n}\n---\n\n## {n}\n\nCommon.\n"
 
@@ -53,16 +51,7 @@ FILES = ("AGENTS.md", "CRUSH.md")  # the compiled files among the single files i
 
 @functools.cache
 def _items(root: str) -> tuple[Resolved, ...]:
-    base = Path(root)
-    for name, text in SOURCE.items():
-        path = base / "skills" / name / "RULE.md"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text.replace("{n}", name))
-    catalog = load_catalog(local_fetched(parse_label(f"local:{base}")))
-    return tuple(
-        Resolved(item, kind, name, name, catalog)
-        for (kind, name), item in sorted(catalog.items.items())
-    )
+    return resolved_rules(Path(root), SOURCE)
 
 
 def _plan(

@@ -6,6 +6,10 @@ import os
 import subprocess
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from upskill.lifecycle.resolve import Resolved
 
 
 def write_tree(root: Path, files: Mapping[str, str | bytes]) -> Path:
@@ -18,6 +22,22 @@ def write_tree(root: Path, files: Mapping[str, str | bytes]) -> Path:
         else:
             path.write_text(content)
     return root
+
+
+def resolved_rules(root: Path, source: Mapping[str, str]) -> tuple[Resolved, ...]:
+    """Write each named rule's text (`{n}` replaced by its name) as a local source under
+    `root` and load it: the items a planner property feeds `render_desired`."""
+    from upskill.lifecycle.catalog import load_catalog
+    from upskill.lifecycle.resolve import Resolved
+    from upskill.sources.local import local_fetched
+    from upskill.sources.spec import parse_label
+
+    write_tree(root, {f"skills/{n}/RULE.md": text.replace("{n}", n) for n, text in source.items()})
+    catalog = load_catalog(local_fetched(parse_label(f"local:{root}")))
+    return tuple(
+        Resolved(item, kind, name, name, catalog)
+        for (kind, name), item in sorted(catalog.items.items())
+    )
 
 
 # A fixed identity and no system or global git configuration: tests see the same git
