@@ -93,17 +93,18 @@ def alternatives(current: Iterable[Current], home: bool) -> dict[str, str]:
     }
 
 
+def _holds(records: Mapping[str, OutputRecord], path: str, client: str) -> bool:
+    """Whether the lockfile records a section of `client` in the compiled file `path`."""
+    record = records.get(path)
+    return record is not None and any(o.client == client for o in record.owners)
+
+
 def recorded_in(
     records: Mapping[str, OutputRecord], files: Mapping[str, tuple[str, str]]
 ) -> dict[str, str]:
     """Client id -> its second file (`files`: `override_files` or `alternative_files`),
     where the lockfile has the client's rules there: the last run put them there."""
-    found = {}
-    for client, (_, second) in files.items():
-        record = records.get(second)
-        if record is not None and any(o.client == client for o in record.owners):
-            found[client] = second
-    return found
+    return {c: second for c, (_, second) in files.items() if _holds(records, second, c)}
 
 
 def recorded_alternatives(records: Mapping[str, OutputRecord]) -> dict[str, str]:
@@ -116,17 +117,11 @@ def misplaced(records: Mapping[str, OutputRecord], moved: Mapping[str, str]) -> 
     its two files than the one its rules go to this run (`moved`: `alternatives`): the
     run moves them, so it renders every item again. A client with no section recorded
     (not selected, or a team's own `AGENTS.md` it was never compiled into) moves none."""
-    for client, (compiled, alternative) in alternative_files(False).items():
-        want = moved.get(client, compiled)
-        for path in (compiled, alternative):
-            record = records.get(path)
-            if (
-                path != want
-                and record is not None
-                and any(o.client == client for o in record.owners)
-            ):
-                return True
-    return False
+    return any(
+        path != moved.get(client, compiled) and _holds(records, path, client)
+        for client, (compiled, alternative) in alternative_files(False).items()
+        for path in (compiled, alternative)
+    )
 
 
 def compiled_paths(home: bool) -> tuple[str, ...]:
