@@ -58,9 +58,14 @@ class Construct:
     what: str  # how a refusal names it
 
 
-# In match order: the first construct matching at a position wins.
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_BRACED = re.compile(r"\$\{(" + _NAME + r")\}")  # a `${VAR}` reference, the portable form
+_BARE = re.compile(r"\$(" + _NAME + ")")
+
+# In match order: the first construct matching at a position wins. The patterns hold no
+# group: `_SCANNER` tells the constructs apart by their group's number.
 CRUSH: tuple[Construct, ...] = (
-    Construct(r"\$\{[A-Za-z_][A-Za-z0-9_]*\}", Action.KEEP, "an environment reference"),
+    Construct(r"\$\{" + _NAME + r"\}", Action.KEEP, "an environment reference"),
     Construct(r"\$\(\(", Action.REFUSE, "arithmetic expansion `$((`"),
     Construct(r"\$\(", Action.REFUSE, "command substitution `$(`"),
     Construct(r"`", Action.REFUSE, "command substitution (a backtick)"),
@@ -99,10 +104,6 @@ def for_shell(value: str) -> str:
     return "".join(out)
 
 
-_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
-_BRACED = re.compile(r"\$\{(" + _NAME + r")\}")
-_BARE = re.compile(r"\$(" + _NAME + ")")
-_ENV_REF = re.compile(r"\$\{" + _NAME + r"\}")
 _SPECIAL = frozenset("$`\\'\"")
 
 
@@ -155,7 +156,7 @@ def unshell(value: str) -> str:
         out.append(piece)
         size += len(piece)
     result = "".join(out)
-    for ref in _ENV_REF.finditer(result):
+    for ref in _BRACED.finditer(result):
         if ref.start() not in refs:
             raise Unexpressible(
                 f"an escaped `{ref.group()}`", "which Crush reads as text, not as a reference"
