@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 from typing import TYPE_CHECKING
 
 from upskill.cli.cliargs import client_flags, dry_run_flag, json_flag, scope_flags, strict_flag
@@ -43,7 +44,7 @@ def run(args: argparse.Namespace, console: Console, world: World) -> int:
     from upskill.cli.cliargs import chosen_clients
     from upskill.cli.runjson import committed_document, emit, run_document
     from upskill.cli.ui import report_dry_run, report_install, report_update
-    from upskill.lifecycle.detect import detect
+    from upskill.lifecycle.detect import Detection, detect
     from upskill.lifecycle.engine import plan_install
     from upskill.lifecycle.flow import check, commit, hook_bundles
     from upskill.lifecycle.requests import carried_aliases
@@ -81,6 +82,13 @@ def run(args: argparse.Namespace, console: Console, world: World) -> int:
     resolver = Resolver(session.catalog, home=world.home, anchor=scope.anchor)
     resolution = resolver.resolve([request])
 
+    @functools.cache
+    def detected() -> tuple[Detection, ...]:
+        """The clients detected here, looked for once per run (the check before the scope
+        lock and the selection under it both ask)."""
+        home_scope = scope.kind is ScopeKind.GLOBAL
+        return detect(scope.root, world.home, world.env, global_=home_scope)
+
     def clients_here() -> tuple[tuple[str, ...], str | None]:
         """Flags or config, else what the scope already uses (its lockfile), else the
         clients detected here, else the baseline; and the line saying they were detected."""
@@ -89,7 +97,7 @@ def run(args: argparse.Namespace, console: Console, world: World) -> int:
         used = in_use(session.read_lock())
         if used:
             return used, None
-        found = detect(scope.root, world.home, world.env, global_=scope.kind is ScopeKind.GLOBAL)
+        found = detected()
         signs = ", ".join(f"{d.client} ({d.reason})" for d in found)
         said = f"installing for the clients detected here: {signs} (--all: every client)"
         return tuple(d.client for d in found), said if found else None
