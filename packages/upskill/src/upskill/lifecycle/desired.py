@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -137,10 +138,12 @@ def _deliverable(
     return tuple(out)
 
 
-def rule_trees_read(client: str) -> dict[str, str]:
+@functools.cache
+def rule_trees_read(client: str) -> Mapping[str, str]:
     """The other clients' rule trees `client` reads every file of, whole (Crush: every
     file under `.cursor/rules/`, frontmatter included as text: its source's
-    `processContextPath`), project scope: tree -> the client writing there."""
+    `processContextPath`), project scope: tree -> the client writing there. A fact of the
+    registry, asked per item, target and rendering while planning: worked out once."""
     trees = [r for r in get(client).reads if r.endswith("/")]
     out: dict[str, str] = {}
     for other in CLIENTS:
