@@ -11,16 +11,16 @@ from upskill.jsonc import loads
 from upskill.lifecycle.ancillary import (
     IMPORT,
     AncillaryError,
-    instructions_list,
-    settings_flag,
+    list_items,
+    settings_member,
     shape,
 )
 
 # The updaters the registrations of opencode and VS Code produce.
 OPENCODE = get("opencode").registration
 VSCODE = get("vscode").registration
-opencode_json = instructions_list(OPENCODE.rule_list, (OPENCODE.rule_glob,))
-vscode_settings = settings_flag(VSCODE.settings, *VSCODE.settings_key)
+opencode_json = list_items(OPENCODE.rule_list, "instructions", (OPENCODE.rule_glob,))
+vscode_settings = settings_member(VSCODE.settings, *VSCODE.settings_key, True)
 
 
 def test_claude_md_created_once_never_edited():

@@ -11,7 +11,7 @@ from upskill.clients import get
 from upskill.lifecycle.ancillary import (
     IMPORT,
     Installed,
-    instructions_list,
+    list_items,
     unrecorded,
     wanted,
 )
@@ -121,11 +121,11 @@ def test_removing_the_last_opencode_rule_removes_the_file_upskill_created(
 
 
 def test_opencode_instructions_updater_is_exact():
-    update = instructions_list("opencode.json", ["a", "b"], ["old"])
+    update = list_items("opencode.json", "instructions", ["a", "b"], ["old"])
     assert update(None) == b'{\n  "instructions": [\n    "a",\n    "b"\n  ]\n}\n'
     assert update(b'{"instructions": ["old", "a"]}') == b'{"instructions": ["a", "b"]}'
     assert update(b'{"instructions": ["a", "b"]}') is None
-    assert instructions_list("o.json", [], ["x"])(None) is None
+    assert list_items("o.json", "instructions", [], ["x"])(None) is None
     bom = b"\xef\xbb\xbf"
     assert update(bom + b'{"instructions": []}') == bom + b'{"instructions": ["a", "b"]}'
 

@@ -17,7 +17,7 @@ from upskill.lifecycle.ancillary import (
     put_members,
     setting_value,
     settings_cut,
-    settings_flag,
+    settings_member,
     take_members,
 )
 from upskill.lifecycle.edits import ABSENT, Settled, Undo, record, settle, undo
@@ -32,7 +32,7 @@ from upskill.state.lockfile import (
 
 REG = get("vscode").registration
 PATH, (KEY, MEMBER) = ".vscode/settings.json", REG.settings_key
-flag = settings_flag(PATH, KEY, MEMBER)
+flag = settings_member(PATH, KEY, MEMBER, True)
 cut = settings_cut(PATH, KEY, MEMBER)
 
 scalars = st.none() | st.booleans() | st.integers() | st.text(max_size=8)

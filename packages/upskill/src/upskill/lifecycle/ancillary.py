@@ -87,11 +87,6 @@ def _load(current: bytes, path: str) -> tuple[dict[str, Any], str, bytes]:
     return value, text, bom
 
 
-def instructions_list(path: str, add: Sequence[str], drop: Sequence[str] = ()) -> Updater:
-    """An updater making `instructions` hold every entry of `add` and none of `drop`."""
-    return list_items(path, "instructions", add, drop)
-
-
 def list_items(path: str, key: str, add: Sequence[object], drop: Sequence[object] = ()) -> Updater:
     """An updater making the array `key` hold every item of `add` and none of `drop`
     (None: nothing to change)."""
@@ -120,11 +115,6 @@ def _array(current: bytes, path: str, key: str) -> list[object]:
     if items is not None and type(items) is not list:
         raise AncillaryError(f"cannot update: `{key}` is not an array", path=path)
     return items or []
-
-
-def settings_flag(path: str, key: str, member: str) -> Updater:
-    """An updater making the JSON object `key` map `member` to true (kept when present)."""
-    return settings_member(path, key, member, True)
 
 
 def settings_member(path: str, key: str, member: str, value: bool) -> Updater:
