@@ -7,7 +7,10 @@ each source's fingerprint (git: resolved commit; local: a stat signature of
 the tree), the (size, mtime, executable bit) of every recorded output, and the
 entries of the directories whose contents decide a settings member (the agent
 trees upskill may tell VS Code not to read: `lifecycle.agenttrees`; a team agent
-added there must take the member back, and its removal lets it return). The
+added there must take the member back, and its removal lets it return), and the
+(size, mtime) of the files upskill keeps members in besides its outputs and of
+those that decide them (`lifecycle.extraneeds`: a rule glob deleted from
+`opencode.json`, or an `AGENTS.md` added that `CLAUDE.md` must import). The
 bit is there because a `chmod` changes neither size nor mtime, and a lost
 executable bit is drift the full path reports (and `--force` restores). A bare `update`
 that finds all of these unchanged has nothing to do and stops before loading
@@ -28,7 +31,7 @@ from typing import Any
 from upskill import __version__
 from upskill.sources.local import Fetched
 
-STATE_VERSION = 3  # 2: outputs carry the executable bit; 3: watched directories
+STATE_VERSION = 4  # 2: outputs carry the executable bit; 3: watched directories; 4: files
 
 
 def state_file(cache_root: Path, scope_root: Path) -> Path:
@@ -123,6 +126,19 @@ def listings(root: Path, directories: Iterable[str]) -> dict[str, list[str]]:
     return out
 
 
+def file_stats(root: Path, paths: Iterable[str]) -> dict[str, list[int] | None]:
+    """[size, mtime_ns] of each file (scope-relative), None when it is absent."""
+    out: dict[str, list[int] | None] = {}
+    for rel in paths:
+        try:
+            st = os.lstat(root / rel)
+        except OSError:
+            out[rel] = None
+            continue
+        out[rel] = [st.st_size, st.st_mtime_ns]
+    return out
+
+
 def snapshot(
     *,
     lock_bytes: bytes,
@@ -130,10 +146,12 @@ def snapshot(
     fingerprints: Mapping[str, str],
     outputs: Mapping[str, list[int]],
     watched: Mapping[str, list[str]] | None = None,
+    files: Mapping[str, list[int] | None] | None = None,
 ) -> dict[str, Any]:
     """`outputs`: [size, mtime_ns, executable] of every recorded output, as the run that wrote or
     verified them saw them (stat data taken before any later edit, so one is noticed).
-    `watched`: the `listings` of the directories a change in which needs the full path."""
+    `watched`: the `listings` of the directories a change in which needs the full path;
+    `files`: the `file_stats` of the files a change to which does."""
     return {
         "version": STATE_VERSION,
         "upskill": __version__,
@@ -142,6 +160,7 @@ def snapshot(
         "sources": dict(sorted(fingerprints.items())),
         "outputs": dict(outputs),
         "watched": dict(watched or {}),
+        "files": dict(files or {}),
     }
 
 
@@ -198,6 +217,9 @@ def unchanged(
         return False
     watched = saved.get("watched")
     if type(watched) is not dict or listings(root, watched) != watched:
+        return False
+    files = saved.get("files")
+    if type(files) is not dict or file_stats(root, files) != files:
         return False
     sources = saved.get("sources")
     if type(sources) is not dict:

@@ -9,7 +9,7 @@ from pathlib import Path
 from upskill.hooks.api import HookContext, ResolvedBundle
 from upskill.lifecycle import fastpath
 from upskill.lifecycle.agenttrees import HIDES
-from upskill.lifecycle.ancillary import read_optional
+from upskill.lifecycle.ancillary import AGENTS_MD, ANCILLARY_FILES, read_optional
 from upskill.lifecycle.compiled import recorded_alternatives
 from upskill.lifecycle.engine import Outcome, commit_outcome
 from upskill.lifecycle.extensions import run_check, run_install, run_remove
@@ -118,6 +118,7 @@ def save_state(
         fingerprints={label: session.fingerprints[label] for label in sorted(labels)},
         outputs=outputs,
         watched=fastpath.listings(session.scope.root, watched_trees(session.scope)),
+        files=fastpath.file_stats(session.scope.root, (*ANCILLARY_FILES, AGENTS_MD)),
     )
     fastpath.save(path, state)
 
