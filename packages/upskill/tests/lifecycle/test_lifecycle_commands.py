@@ -136,6 +136,7 @@ def test_doctor_buckets(cli, h, project, registry):
         "varying_reads": [],
         "hidden_agents": [],
         "hidden_instructions": [],
+        "missing_extra_entries": [],
     }
     (project / ".claude/rules/commits.md").unlink()
     h.write_item(registry, "rule", "style", "Changed.\n")

@@ -13,7 +13,7 @@ printed.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from upskill.cli.console import Console
@@ -60,10 +60,20 @@ def _file_entry(op: str, path: str, diff: Sequence[str]) -> dict[str, Any]:
     return entry
 
 
-def _entry(entry: Entry) -> dict[str, Any]:
+def entry_json(entry: Entry) -> dict[str, Any]:
+    """An extra file's entry as `run.schema.json`'s `entry` (doctor's too)."""
     if entry.member is None:
         return {"key": entry.key, "item": entry.value}
     return {"key": entry.key, "member": entry.member, "value": entry.value}
+
+
+def json_entry(data: Mapping[str, Any]) -> Entry:
+    """`entry_json` read back."""
+    from upskill.lifecycle.extrafiles import Entry
+
+    if "item" in data:
+        return Entry(data["key"], None, data["item"])
+    return Entry(data["key"], data["member"], data["value"])
 
 
 def _extra_entry(extra: ExtraFile) -> dict[str, Any]:
@@ -71,8 +81,8 @@ def _extra_entry(extra: ExtraFile) -> dict[str, Any]:
     return {
         "op": extra.op.value,
         "path": extra.path,
-        "set": [_entry(e) for e in extra.added],
-        "took_back": [_entry(e) for e in extra.taken],
+        "set": [entry_json(e) for e in extra.added],
+        "took_back": [entry_json(e) for e in extra.taken],
     }
 
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from upskill.cli.cliargs import scope_flags
 
 if TYPE_CHECKING:
     from upskill.cli.console import Console
+    from upskill.lifecycle.extraneeds import Missing
     from upskill.world import World
 
 
@@ -32,6 +33,8 @@ _TITLES = {
     "takes the setting back)",
     "hidden_instructions": "Instructions a client no longer reads, hidden by upskill's "
     "override (upskill update moves its rules back)",
+    "missing_extra_entries": "Entries missing from the files clients read upskill's "
+    "items through (upskill update writes them back)",
     "duplicate_reads": "Read twice by one client (informational: remove a copy, or narrow "
     "the clients)",
     "varying_reads": "Copies that differ, one shown, not always the same (informational: keep "
@@ -47,6 +50,7 @@ def run(args: argparse.Namespace, console: Console, world: World) -> int:
     from upskill.lifecycle.doctor import Report, check, run_state
     from upskill.lifecycle.duplicates import duplicates, varying
     from upskill.lifecycle.extensions import run_doctor
+    from upskill.lifecycle.extraneeds import missing
     from upskill.lifecycle.flow import hook_context
     from upskill.lifecycle.override import hidden
     from upskill.lifecycle.scope import ScopeKind, resolve_scope
@@ -60,12 +64,17 @@ def run(args: argparse.Namespace, console: Console, world: World) -> int:
     buckets["interrupted_runs"] = run_state(scope)
     buckets.update(run_doctor(hook_context(session, lock, (), True)))
     clients = in_use(lock)
-    buckets["varying_reads"] = varying(scope.root, clients, scope.kind is ScopeKind.GLOBAL)
+    home = scope.kind is ScopeKind.GLOBAL
+
+    def read(path: str) -> bytes | None:
+        return read_optional(scope.root / path, scope.root)
+
+    lacking = missing(scope.root, lock, home=home, read=read)
+    buckets["missing_extra_entries"] = [_missing_json(m) for m in lacking]
+    buckets["varying_reads"] = varying(scope.root, clients, home)
     if scope.kind is ScopeKind.PROJECT:
         buckets["duplicate_reads"] = duplicates(scope.root, clients)
-        buckets["hidden_agents"] = hidden_team_files(
-            scope.root, lock, lambda p: read_optional(scope.root / p, scope.root)
-        )
+        buckets["hidden_agents"] = hidden_team_files(scope.root, lock, read)
         buckets["hidden_instructions"] = hidden(scope.root, lock)
     report = Report(buckets)
     if args.json:
@@ -103,6 +112,47 @@ def _describe(bucket: str, entry: dict[str, object]) -> str:
         return f"{entry['client']}: {entry['kind']} {entry['name']} in {where} (may show {which})"
     if bucket == "hidden_instructions":
         return f"{entry['client']}: {entry['path']} is hidden by {entry['hidden_by']}"
+    if bucket == "missing_extra_entries":
+        return _missing_text(entry)
     if bucket == "orphan_entries":
         return f"{entry['kind']} {entry['name']} from {entry['source']}: {entry['reason']}"
     return ", ".join(f"{k}={v}" for k, v in entry.items())
+
+
+def _missing_json(found: Missing) -> dict[str, object]:
+    """`{path, reason, entries[, detail]}`, the entries as a run's `--json` shows them."""
+    from upskill.cli.runjson import entry_json
+
+    out: dict[str, object] = {
+        "path": found.path,
+        "reason": found.reason,
+        "entries": [entry_json(e) for e in found.entries],
+    }
+    if found.detail:
+        out["detail"] = found.detail
+    return out
+
+
+def _missing_text(entry: dict[str, Any]) -> str:
+    """`opencode.json: lacks "instructions": [...]`, the entries as a run's report
+    shows them; a file written whole (`CLAUDE.md`) names its lines, and since upskill
+    never edits it, how to have it written again."""
+    from upskill.cli.runjson import json_entry
+    from upskill.cli.ui import entries_text
+    from upskill.lifecycle.ancillary import shape
+    from upskill.lifecycle.extraneeds import FILE_MISSING, UNREADABLE
+
+    path = entry["path"]
+    found = [json_entry(e) for e in entry["entries"]]
+    whole = not shape(path).reported
+    what = " and ".join(f"the line {e.value}" for e in found) if whole else entries_text(found)
+    if entry["reason"] == FILE_MISSING:
+        return f"{path}: missing, needs {what}"
+    if entry["reason"] == UNREADABLE:
+        return f"{path}: {entry['detail']} (needs {what})"
+    if whole:
+        return (
+            f"{path}: lacks {what} (upskill never edits it: add it, or delete the file "
+            "for upskill update to write it again)"
+        )
+    return f"{path}: lacks {what}"

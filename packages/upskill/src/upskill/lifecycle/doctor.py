@@ -32,6 +32,7 @@ DRIFT_BUCKETS = (
     "missing_plugins",
     "hidden_agents",
     "hidden_instructions",
+    "missing_extra_entries",
 )
 
 

@@ -30,7 +30,6 @@ from upskill.lifecycle.ancillary import (
     read_optional,
     shape,
     unrecorded,
-    wanted,
 )
 from upskill.lifecycle.contextfiles import configured_reads
 from upskill.lifecycle.desired import (
@@ -43,6 +42,7 @@ from upskill.lifecycle.desired import (
     undelivered_lines,
 )
 from upskill.lifecycle.extrafiles import ExtraFile, ExtraOp
+from upskill.lifecycle.extraneeds import needed, team_memory, upskill_compiled
 from upskill.lifecycle.hashing import FileState, sha256_bytes, tree_hash
 from upskill.lifecycle.journal import Remove, Stat, Transaction, Write, apply_transaction
 from upskill.lifecycle.observe import Observer
@@ -243,7 +243,7 @@ def plan_install(
         generator=GENERATOR,
     ).normalised()
     written = sorted({c for cs in desired.item_clients.values() for c in cs})
-    ours = frozenset(c.path for c in current if c.owned is comp.Owned.OURS)
+    ours = upskill_compiled(current)
     extras = _ancillary(scope, lock, new_lock, plan, installing=True, compiled=ours)
     desired = dataclasses.replace(desired, hidden=extras.hidden)
     return Outcome(
@@ -428,24 +428,20 @@ def _ancillary(
     """The extra files' changes for a run taking the scope from `before` to `after`.
     `compiled`: the instructions files upskill compiles itself; nothing imports them
     (Claude reads its own copies of those rules). Each file gets the members wanted
-    after the run (`ancillary.wanted`, an agent tree hidden: `lifecycle.agenttrees`),
-    from the team's own bytes: a member no longer wanted is undone, and a file upskill
-    created goes with its last member (`lifecycle.edits`). A memory file is created only
-    by an install and only where none is: a team's own is never written."""
+    after the run (`extraneeds.needed`, what `doctor` checks), from the team's own
+    bytes: a member no longer wanted is undone, and a file upskill created goes with
+    its last member (`lifecycle.edits`). A memory file is created only by an install
+    and only where none is: a team's own is never written."""
     home = scope.kind is ScopeKind.GLOBAL
-    imports = AGENTS_MD not in compiled and (scope.root / AGENTS_MD).is_file()
-    was, now = installed(before, home=home), installed(after, home=home)
-    want = wanted(now, home=home, imports=imports)
+    on_disk = {} if home else at.disk(scope.root, (a.path for a in plan.actions if a.op.removes))
+    want = needed(scope.root, after, home=home, compiled=compiled, on_disk=on_disk)
     lines: tuple[str, ...] = ()
     if not home:
-        on_disk = at.disk(scope.root, (a.path for a in plan.actions if a.op.removes))
-        for hide in at.to_hide(after.outputs, on_disk):
-            want[hide.settings] = (*want.get(hide.settings, ()), hide.member)
         lines = at.shown_again(before.edits, want, after.outputs, on_disk, _reader(scope))
     recorded = {e.path: e for e in before.edits}
     legacy = {
         rel: EditRecord(rel, ed.UNSEEN, members=members)
-        for rel, members in unrecorded(was, home=home).items()
+        for rel, members in unrecorded(installed(before, home=home), home=home).items()
         if rel not in recorded
     }
     files: dict[str, ExtraFile] = {}
@@ -456,7 +452,7 @@ def _ancillary(
         current = read_optional(scope.root / rel, scope.root)
         members = want.get(rel, ())
         form = shape(rel)
-        if rel in IMPORTERS.values() and edit is None and (current is not None or not installing):
+        if team_memory(rel, edit, current is not None, installing=installing):
             continue  # a team's memory file, or none and a run that is no install
         done = ed.settle(
             rel,
@@ -544,7 +540,7 @@ def plan_remove(scope: Scope, lock: Lockfile, keys: Iterable[str]) -> Outcome:
         bundles=tuple(bundles),
         outputs=_owned(plan),
     ).normalised()
-    ours = frozenset(c.path for c in current if c.owned is comp.Owned.OURS)
+    ours = upskill_compiled(current)
     extras = _ancillary(scope, lock, new_lock, plan, installing=False, compiled=ours)
     new_lock = dataclasses.replace(new_lock, edits=extras.edits)
     warnings: tuple[str, ...] = extras.lines
