@@ -202,11 +202,12 @@ def test_changed_reads_the_entries_from_the_bytes() -> None:
     from upskill.lifecycle.extrafiles import Entry, ExtraFile, ExtraOp
 
     team, ours = Entry("k", "m", True), Entry("k", "n", False)
+    members = (("k", "m", True), ("k", "n", False))
     before, after = b'{"k": {"m": true}}', b'{"k": {"m": true, "n": false}}'
-    assert changed("s.json", before, after, (team, ours)) == ExtraFile(
+    assert changed("s.json", before, after, members) == ExtraFile(
         "s.json", ExtraOp.UPDATE, after, added=(ours,)
     )
-    assert changed("s.json", after, None, (team, ours)) == ExtraFile(
+    assert changed("s.json", after, None, members) == ExtraFile(
         "s.json", ExtraOp.REMOVE, None, hashlib.sha256(after).hexdigest(), taken=(team, ours)
     )
     assert changed("CLAUDE.md", None, b"@AGENTS.md\n", ()) == ExtraFile(

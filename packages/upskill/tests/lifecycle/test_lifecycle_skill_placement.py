@@ -138,16 +138,26 @@ def test_narrowing_update_returns_to_one_shared_copy(cli, project, tmp_path) -> 
     assert _skills(project) == {}
 
 
-def test_global_scope_keeps_the_largest_group_and_says_who_misses(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_global_scope_keeps_the_largest_group_and_switches_codex_off_it(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # The shared copy serves Gemini and Windsurf; Codex's rendering goes to a tree only it
+    # reads, and its user config turns the shared copy off for it
+    # (tests/lifecycle/test_lifecycle_skill_switch.py).
     reg = _codex_block(tmp_path)
     out = cli.ok(
         "add", "-g", str(reg), "--codex", "--gemini", "--windsurf", cwd=tmp_path, extra=BIN
     )
-    assert _placement_lines(out.stderr) == [
-        "warning: skill:dx: codex sees the copy in .agents/skills/, rendered for gemini, "
-        "windsurf (Codex CLI lists the copy in each of .agents/skills/, .codex/skills/)"
-    ]
-    assert _skills(cli.home) == {".agents/skills/dx/SKILL.md": COMMON}
+    assert _placement_lines(out.stderr) == []
+    assert _skills(cli.home) == {
+        ".agents/skills/dx/SKILL.md": COMMON,
+        ".codex/skills/dx/SKILL.md": CODEX,
+    }
+    assert _owners(cli.home) == {
+        ".agents/skills/dx/SKILL.md": ["skill:dx@gemini", "skill:dx@windsurf"],
+        ".codex/skills/dx/SKILL.md": ["skill:dx@codex"],
+    }
+    assert (cli.home / ".codex/config.toml").read_text() == (
+        '[[skills.config]]\npath = "~/.agents/skills/dx/SKILL.md"\nenabled = false\n'
+    )
 
 
 def test_global_scope_moves_a_client_to_a_user_tree_only_it_reads(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -58,14 +58,26 @@ def entries_text(entries: Iterable[Entry]) -> str:
     )
 
 
+def toml_entries_text(entries: Iterable[Entry]) -> str:
+    """Entries of a TOML array of tables as they are in the file, one inline table each:
+    `[[skills.config]] {path = "…", enabled = false}`."""
+
+    def table(value: object) -> str:
+        assert type(value) is dict  # the entry an array of tables holds
+        return ", ".join(f"{k} = {json.dumps(v)}" for k, v in value.items())
+
+    return ", ".join(f"[[{e.key}]] {{{table(e.value)}}}" for e in entries)
+
+
 def extra_text(extra: ExtraFile, *, taken: str) -> str:
     """`path: set A, B; <taken> C`: what a change to an extra file sets and takes back
-    (`taken`: "took back" once done, "take back" in a plan); the path alone for a file
-    written whole."""
+    (`taken`: "took back" once done, "take back" in a plan), in the file's own syntax;
+    the path alone for a file written whole."""
+    text = toml_entries_text if extra.path.endswith(".toml") else entries_text
     parts = []
     for verb, entries in (("set", extra.added), (taken, extra.taken)):
         if entries:
-            parts.append(f"{verb} {entries_text(entries)}")
+            parts.append(f"{verb} {text(entries)}")
     return f"{extra.path}: {'; '.join(parts)}" if parts else extra.path
 
 

@@ -271,6 +271,14 @@ class Registration:
     # false stops it reading that tree: upskill sets it for another client's tree holding
     # nothing but copies of agents it has in its own (`lifecycle.agenttrees`).
     agent_trees_key: str = ""
+    # A user-level TOML config ($HOME-relative) whose array of tables `skill_switch_key`
+    # turns one skill copy off: `path = "~/<tree><name>/SKILL.md"`, `enabled = false`
+    # (Codex's `[[skills.config]]`, read from `~/.codex/config.toml` only). Where the
+    # client lists every copy of a name and another client's rendering holds a tree it
+    # shares, its own copy goes to a tree only it reads and the shared one is switched
+    # off for it (`lifecycle.skillplace`, `lifecycle.skillswitch`).
+    skill_switch: str | None = None
+    skill_switch_key: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from upskill.clients.base import (
     Layout,
     McpRoute,
     Placement,
+    Registration,
     model_only,
 )
 
@@ -84,4 +85,10 @@ CLIENT = Client(
     # both `~/.agents/skills` and `~/.codex/skills` are listed.
     user_skill_trees=(".agents/skills/", ".codex/skills/"),
     reads=(".agents/skills/", "AGENTS.md"),
+    # `[[skills.config]]` with a copy's `path` (`~` expanded) and `enabled = false` hides
+    # that copy, from the user's config only: the same entry in a trusted project's
+    # `.codex/config.toml` changes nothing (0.171.0, tests/clients/test_unservable_skills.py).
+    registration=Registration(
+        skill_switch=".codex/config.toml", skill_switch_key=("skills", "config")
+    ),
 )

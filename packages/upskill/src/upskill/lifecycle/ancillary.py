@@ -7,7 +7,9 @@ VS Code, only while VS Code is selected and holds a rule there, and Claude's age
 tree it skips while that hides only copies: `lifecycle.agenttrees`). Global scope:
 opencode's user config `~/.config/opencode/opencode.json`, one `instructions` entry
 per rule, because opencode matches an absolute instruction's glob in its last path
-component only (`~/.agents/rules/**/RULE.md` finds nothing).
+component only (`~/.agents/rules/**/RULE.md` finds nothing); and Codex's user config
+`~/.codex/config.toml`, one `[[skills.config]]` entry per skill copy Codex must not list
+(`Registration.skill_switch`, `lifecycle.skillswitch`).
 
 Every one of them is one mechanism: `wanted` says which members a file must hold
 after a run (from what the lockfile says is installed), `shape` how to put, cut and
@@ -28,11 +30,13 @@ from pathlib import Path
 from typing import Any
 
 from upskill import jsonc
-from upskill.clients import CLIENTS, render_target
+from upskill.clients import CLIENTS, get, render_target
 from upskill.errors import UpskillError
 from upskill.format.model import Kind
+from upskill.format.names import name_problem
 from upskill.fsio import read_contained
-from upskill.lifecycle.edits import ABSENT, Edit, Member, never_bare
+from upskill.lifecycle import skillswitch
+from upskill.lifecycle.edits import ABSENT, Edit, Member, never_bare, only_empty
 from upskill.lifecycle.extrafiles import Entry, ExtraFile, ExtraOp
 from upskill.lifecycle.hashing import sha256_bytes
 from upskill.render.tables import Site, layout
@@ -46,6 +50,7 @@ Updater = Callable[[bytes | None], bytes | None]
 IMPORTERS = {c.id: r.imports_agents_md for c in CLIENTS if (r := c.registration).imports_agents_md}
 RULE_LISTS = {c.id: c.registration for c in CLIENTS if c.registration.rule_list}
 SETTINGS = {c.id: c.registration for c in CLIENTS if c.registration.settings}
+SWITCHES = {c.id: c.registration for c in CLIENTS if c.registration.skill_switch}
 ANCILLARY_FILES: tuple[str, ...] = tuple(
     sorted(
         {
@@ -53,6 +58,7 @@ ANCILLARY_FILES: tuple[str, ...] = tuple(
             *(r.rule_list for r in RULE_LISTS.values() if r.rule_list),
             *(r.rule_list_home for r in RULE_LISTS.values() if r.rule_list_home),
             *(r.settings for r in SETTINGS.values() if r.settings),
+            *(r.skill_switch for r in SWITCHES.values() if r.skill_switch),
         }
     )
 )
@@ -201,27 +207,23 @@ def holds_nothing(data: bytes) -> bool:
         value = json.loads(data.decode("utf-8-sig"))
     except ValueError:
         return False
-
-    def empty(v: object) -> bool:
-        if type(v) is dict:
-            return all(empty(x) for x in v.values())
-        return type(v) is list and not v
-
-    return empty(value)
+    return only_empty(value)
 
 
 @dataclass(frozen=True)
 class Shape:
-    """How `edits.settle` edits one file: JSON members, or a file written whole (a memory
-    file: created holding its members' lines, never edited after, so a member there
-    cannot be cut and an edited file is kept). `reported`: whether the run's report
-    names the members (a file written whole is named alone)."""
+    """How `edits.settle` edits one file: JSON members, entries of a TOML array of tables
+    (`lifecycle.skillswitch`), or a file written whole (a memory file: created holding
+    its members' lines, never edited after, so a member there cannot be cut and an
+    edited file is kept). `reported`: whether the run's report names the members (a
+    file written whole is named alone); `entry` what the report says of one."""
 
     put: Edit
     take: Edit
     value: Callable[[bytes, Member], object]
     bare: Callable[[bytes], bool]
     reported: bool
+    entry: Callable[[Member], Entry]
 
 
 def _written_whole(members: tuple[Member, ...]) -> Updater:
@@ -241,18 +243,29 @@ def _line(data: bytes, member: Member) -> object:
     return member[2] if str(member[2]).encode() in data.split() else ABSENT
 
 
+def _switch_entry(member: Member) -> Entry:
+    return Entry(member[0], None, skillswitch.entry(str(member[2])))
+
+
 def shape(path: str) -> Shape:
     if path in IMPORTERS.values():
-        return Shape(_written_whole, _no_cut, _line, never_bare, reported=False)
-    return Shape(put_members(path), take_members(path), member_value(path), holds_nothing, True)
+        return Shape(_written_whole, _no_cut, _line, never_bare, False, member_entry)
+    if any(path == r.skill_switch for r in SWITCHES.values()):
+        switch = skillswitch.put(path), skillswitch.take(path), skillswitch.value(path)
+        return Shape(*switch, skillswitch.bare, True, _switch_entry)
+    put, take, value = put_members(path), take_members(path), member_value(path)
+    return Shape(put, take, value, holds_nothing, True, member_entry)
 
 
-def can_add(path: str, member: Member) -> bool:
+def can_add(path: str, member: Member, *, home: bool) -> bool:
     """Whether upskill ever adds `member` to the file at `path` (besides the agent trees
-    `lifecycle.agenttrees` hides): a lockfile is data a repository carries, and must not
-    name a team member to cut."""
+    `lifecycle.agenttrees` hides) in a scope (`home`: the user's): a lockfile is data a
+    repository carries, and must not name a team member to cut."""
     if path in IMPORTERS.values():
         return member == IMPORT
+    for client, reg in SWITCHES.items():
+        if path == reg.skill_switch:
+            return home and _switch_member(client, member)
     if member in legacy_members(path):
         return True
     key, name, item = member
@@ -269,6 +282,21 @@ def can_add(path: str, member: Member) -> bool:
     return False
 
 
+def _switch_member(client: str, member: Member) -> bool:
+    """A member turning off a copy of one skill, in a tree the client reads at user
+    level (`~/<tree><name>/SKILL.md`, the name a valid skill name)."""
+    key, name, item = member
+    reg = SWITCHES[client]
+    if key != ".".join(reg.skill_switch_key) or name is not None or type(item) is not str:
+        return False
+    for tree in get(client).skill_trees_at(True):
+        head, tail = f"~/{tree}", "/SKILL.md"
+        skill = item[len(head) : -len(tail)]
+        if item.startswith(head) and item.endswith(tail) and not name_problem(skill, skill=True):
+            return True
+    return False
+
+
 @dataclass(frozen=True)
 class Installed:
     """What a lockfile says upskill installed in a scope, as the ancillary files see it."""
@@ -278,6 +306,9 @@ class Installed:
     rule_clients: frozenset[str]  # selectable clients holding a rule in their own tree
     # (client, rule entrypoint) for clients whose user config lists each rule
     listed_rules: tuple[tuple[str, str], ...]
+    # (client, skill entrypoint) for a copy of another client's rendering in a tree the
+    # client reads beside its own copy, which it must not show (`Registration.skill_switch`)
+    switched: tuple[tuple[str, str], ...] = ()
 
 
 def installed(lock: Lockfile, *, home: bool) -> Installed:
@@ -301,8 +332,30 @@ def installed(lock: Lockfile, *, home: bool) -> Installed:
                 if entrypoints.get(output.path) == target:
                     listed.add((target, output.path))
     return Installed(
-        frozenset(targets), frozenset(rule_targets), frozenset(rule_clients), tuple(sorted(listed))
+        frozenset(targets),
+        frozenset(rule_targets),
+        frozenset(rule_clients),
+        tuple(sorted(listed)),
+        _switched(lock) if home else (),
     )
+
+
+def _switched(lock: Lockfile) -> tuple[tuple[str, str], ...]:
+    """For each client with a skill switch, the skill copies at user level it reads but
+    does not own while it owns another copy of that skill: the skill planner put its own
+    rendering in a tree only it reads (`lifecycle.skillplace`), and it must not also list
+    the other clients' rendering."""
+    owners = {o.path: {w.client for w in o.owners} for o in lock.outputs}
+    skills = [i.name for i in lock.items if i.kind == Kind.SKILL.value]
+    out: set[tuple[str, str]] = set()
+    for client in SWITCHES:
+        reads = get(client).skill_trees_at(True)
+        for name in skills:
+            copies = {t: owners[p] for t in reads if (p := f"{t}{name}/SKILL.md") in owners}
+            if any(client in held for held in copies.values()):
+                off = (t for t, held in copies.items() if client not in held)
+                out.update((client, f"{t}{name}/SKILL.md") for t in off)
+    return tuple(sorted(out))
 
 
 def _in_rule_tree(path: str, target: str, home: bool) -> bool:
@@ -333,6 +386,11 @@ def wanted(after: Installed, *, home: bool, imports: bool = False) -> dict[str, 
             ]
             if reg.rule_list_home is not None and listed:
                 want(reg.rule_list_home, *listed)
+        for client, reg in SWITCHES.items():
+            key = ".".join(reg.skill_switch_key)
+            off = [(key, None, f"~/{p}") for c, p in after.switched if c == client]
+            if reg.skill_switch is not None and off:
+                want(reg.skill_switch, *off)
         return out
     for client, memory in IMPORTERS.items():
         if client in after.targets and imports:
@@ -361,36 +419,27 @@ def member_entry(member: Member) -> Entry:
 
 
 def changed(
-    path: str, before: bytes | None, after: bytes | None, entries: Sequence[Entry]
+    path: str, before: bytes | None, after: bytes | None, members: Sequence[Member]
 ) -> ExtraFile:
     """The record of a run taking an ancillary file from `before` to `after` (None:
-    absent): which of `entries` (those the run may set or take back there) it holds
+    absent): which of `members` (those the run may set or take back there) it holds
     after and did not before, and the reverse. Read from the bytes themselves, so the
     report says what the write does, whichever edit produced it."""
-    had, has = _present(path, before, entries), _present(path, after, entries)
-    added = tuple(e for e in entries if e in has and e not in had)
-    taken = tuple(e for e in entries if e in had and e not in has)
+    form = shape(path)
+
+    def present(data: bytes | None) -> frozenset[Member]:
+        if data is None:
+            return frozenset()
+        return frozenset(m for m in members if form.value(data, m) is not ABSENT)
+
+    had, has = present(before), present(after)
+    added = tuple(form.entry(m) for m in members if m in has and m not in had)
+    taken = tuple(form.entry(m) for m in members if m in had and m not in has)
     if after is None:
         assert before is not None  # a removal removes a file
         return ExtraFile(path, ExtraOp.REMOVE, None, sha256_bytes(before), added, taken)
     op = ExtraOp.CREATE if before is None else ExtraOp.UPDATE
     return ExtraFile(path, op, after, "", added, taken)
-
-
-def _present(path: str, data: bytes | None, entries: Sequence[Entry]) -> frozenset[Entry]:
-    if data is None or not entries:
-        return frozenset()
-    value = _load(data, path)[0]
-    found = set()
-    for entry in entries:
-        held = value.get(entry.key)
-        if entry.member is None:
-            here = type(held) is list and entry.value in held
-        else:
-            here = type(held) is dict and entry.member in held
-        if here:
-            found.add(entry)
-    return frozenset(found)
 
 
 def legacy_members(path: str) -> tuple[Member, ...]:

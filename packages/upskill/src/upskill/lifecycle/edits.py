@@ -69,6 +69,14 @@ def never_bare(data: bytes) -> bool:
     return False
 
 
+def only_empty(value: object) -> bool:
+    """Whether a parsed config holds nothing but empty tables and arrays: a file upskill
+    created that is left so once its members are cut holds nothing of the team's."""
+    if type(value) is dict:
+        return all(only_empty(v) for v in value.values())
+    return type(value) is list and not value
+
+
 def undo(
     edit: EditRecord,
     current: bytes | None,

@@ -26,7 +26,6 @@ from upskill.lifecycle.ancillary import (
     changed,
     installed,
     legacy_members,
-    member_entry,
     read_optional,
     shape,
     unrecorded,
@@ -448,7 +447,7 @@ def _ancillary(
     final: dict[str, bytes | None] = {}
     for rel in sorted(set(want) | set(recorded) | set(legacy)):
         edit = recorded.pop(rel, None) or legacy.get(rel)
-        ours = _ours(rel, edit)
+        ours = _ours(rel, edit, home=home)
         current = read_optional(scope.root / rel, scope.root)
         members = want.get(rel, ())
         form = shape(rel)
@@ -477,21 +476,21 @@ def _ancillary(
         if done.keep:
             continue
         reported = dict.fromkeys((*ours, *members)) if form.reported else {}
-        files[rel] = changed(rel, current, done.data, tuple(member_entry(m) for m in reported))
+        files[rel] = changed(rel, current, done.data, tuple(reported))
     read = _reader(scope)
     hidden = {} if home else at.hidden(lambda p: final[p] if p in final else read(p))
     extra = tuple(files[p] for p in sorted(files))
     return _Extras(extra, tuple(recorded.values()), hidden, lines)
 
 
-def _ours(rel: str, edit: EditRecord | None) -> tuple[ed.Member, ...]:
+def _ours(rel: str, edit: EditRecord | None, *, home: bool) -> tuple[ed.Member, ...]:
     """The members a record says upskill added, of those upskill adds to that file: a
     lockfile is data a repository carries, and must not name a team member to cut."""
     if edit is None:
         return ()
     hides = {h.member for h in at.HIDES if h.settings == rel}
     listed = legacy_members(rel) if edit.members is None else edit.members
-    return tuple(m for m in listed if m in hides or can_add(rel, m))
+    return tuple(m for m in listed if m in hides or can_add(rel, m, home=home))
 
 
 def plan_remove(scope: Scope, lock: Lockfile, keys: Iterable[str]) -> Outcome:

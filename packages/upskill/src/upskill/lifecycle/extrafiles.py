@@ -1,12 +1,13 @@
 """What a run does to a file upskill keeps besides its plan outputs.
 
-`CLAUDE.md`, `opencode.json` and `.vscode/settings.json` are shared with the team and
-edited, not owned (`lifecycle.ancillary`, `lifecycle.edits`), so they are no plan
-actions. A run still changes them, and the user must see that as they see an output
-written: one `ExtraFile` per file says what is written or removed and what upskill
-set and took back there, or that an edited file it no longer needs is kept. The
-outcome's transaction is built from these same records (`engine.Outcome`), so what
-the CLI reports is what is written, never a second account.
+`CLAUDE.md`, `opencode.json`, `.vscode/settings.json` and, at user level, Codex's
+`~/.codex/config.toml` are shared with the team or the user and edited, not owned
+(`lifecycle.ancillary`, `lifecycle.edits`), so they are no plan actions. A run still
+changes them, and the user must see that as they see an output written: one
+`ExtraFile` per file says what is written or removed and what upskill set and took
+back there, or that an edited file it no longer needs is kept. The outcome's
+transaction is built from these same records (`engine.Outcome`), so what the CLI
+reports is what is written, never a second account.
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ class ExtraOp(enum.Enum):
 
 @dataclass(frozen=True)
 class Entry:
-    """One thing upskill keeps in a JSON file: `member` of the object `key` mapped to
-    `value`, or (`member` None) `value` an item of the array `key`."""
+    """One thing upskill keeps in a file: `member` of the JSON object `key` mapped to
+    `value`, or (`member` None) `value` an item of the array `key` (in a TOML file, a
+    table of the array of tables `key`, as a dict)."""
 
     key: str
     member: str | None

@@ -28,6 +28,11 @@ the real clients in tests/clients/test_unservable_skills.py):
   trees, `.agents/skills`, `.claude/skills`, `skills.paths`) it parsed last; it skips
   `.claude/skills` only through environment variables.
 
+At user level the first case has one: Codex turns a copy off from `~/.codex/config.toml`
+(`Registration.skill_switch`), so its rendering goes to `~/.codex/skills`, which only it
+reads, and the shared copy is switched off for it (`_Planner.seen`; the entry is kept in
+step with the lockfile by `lifecycle.ancillary`).
+
 The placement is a function of the selected clients as a set: a selection
 given in another order (flags, a config's `clients:`, a lockfile's recorded
 list) plans the same files. The planner works on the targets and clients in
@@ -131,10 +136,24 @@ class _Planner:
 
     def seen(self, client: str, writes: Mapping[str, str]) -> list[str]:
         """The trees whose copy `client` shows, given what is written where (a client
-        that shows one copy in no fixed order: each it may show)."""
-        copies = [tree for tree in _reads(client, self.home) if tree in writes]
+        that shows one copy in no fixed order: each it may show). At user level a client
+        with a skill switch shows none of another rendering beside a copy of its own:
+        upskill turns those off in its config (`ancillary.wanted`)."""
+        off = self.switched(client, writes)
+        copies = [t for t in _reads(client, self.home) if t in writes and t not in off]
         spec = get(client)
         return copies[:1] if spec.dedupes and spec.ordered_skills(self.home) else copies
+
+    def switched(self, client: str, writes: Mapping[str, str]) -> list[str]:
+        """The trees holding another rendering that `client` is made not to show: at user
+        level, beside a copy of its own, when it has a skill switch."""
+        if not self.home or not get(client).registration.skill_switch:
+            return []
+        mine = self.shape[render_target(client)]
+        copies = [t for t in _reads(client, self.home) if t in writes]
+        if all(self.shape[writes[t]] != mine for t in copies):
+            return []
+        return [t for t in copies if self.shape[writes[t]] != mine]
 
     def satisfied(self, client: str, writes: Mapping[str, str]) -> bool:
         got = self.seen(client, writes)
@@ -167,15 +186,17 @@ class _Planner:
                     break
         return writes
 
-    def score(self, writes: Mapping[str, str]) -> tuple[int, int, int]:
-        """Fewest clients without their own rendering once, then the most served by a
-        shared copy, then the fewest copies."""
+    def score(self, writes: Mapping[str, str]) -> tuple[int, int, int, int]:
+        """Fewest clients without their own rendering once, then the fewest copies
+        switched off (each an entry in the user's own config), then the most served by
+        a shared copy, then the fewest copies."""
         missed = sum(not self.satisfied(c, writes) for c in self.clients)
+        switched = sum(len(self.switched(c, writes)) for c in self.clients)
         shared = sum(
             self.satisfied(c, writes) and self.seen(c, writes)[0] in self.shared
             for c in self.clients
         )
-        return missed, -shared, len(writes)
+        return missed, switched, -shared, len(writes)
 
     def result(self, key: str, writes: Mapping[str, str]) -> SkillPlan:
         owners: dict[str, list[str]] = {tree: [] for tree in writes}
@@ -245,7 +266,7 @@ def plan_skill(
     planner = _Planner(targets, present, home)
     if len(set(planner.shape.values())) <= 1:
         return None
-    best: tuple[tuple[int, int, int], dict[str, str]] | None = None
+    best: tuple[tuple[int, int, int, int], dict[str, str]] | None = None
     for choice in itertools.product(*planner.options()):
         writes = planner.place(choice, served)
         score = planner.score(writes)
