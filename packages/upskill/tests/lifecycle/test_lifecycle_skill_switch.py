@@ -111,7 +111,11 @@ def test_update_takes_the_entry_back_when_one_copy_serves_again(cli, tmp_path) -
     cli.ok("add", "-g", str(reg), "--codex", "--windsurf", cwd=tmp_path, extra=BIN)
     _source(tmp_path, codex_block=False)
     out = cli.ok("update", "-g", cwd=tmp_path, extra=BIN)
-    assert f"removed {CONFIG}: took back {SET}" in _lines(out.stderr)
+    # The item counts as updated though its only file change is a removal (Codex's copy).
+    assert _lines(out.stderr) == [
+        f"removed {CONFIG}: took back {SET}",
+        "1 item updated (2 files changed)",
+    ]
     assert _tree(cli.home) == {".agents/skills/dx/SKILL.md": COMMON}
     _source(tmp_path)
     out = cli.ok("update", "-g", cwd=tmp_path, extra=BIN)
@@ -206,3 +210,27 @@ def test_json_carries_the_entry_as_a_table(cli, tmp_path) -> None:  # type: igno
             "took_back": [],
         }
     ]
+
+
+def test_doctor_reports_a_lost_entry_and_update_writes_it_back(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    cli.ok("add", "-g", str(_source(tmp_path)), "--codex", "--windsurf", cwd=tmp_path, extra=BIN)
+    (cli.home / CONFIG).write_text(USERS)
+    out = cli.run("doctor", "-g", cwd=tmp_path, extra=BIN)
+    assert out.returncode == 1
+    assert f"  {CONFIG}: lacks {SET}" in out.stdout.splitlines()
+    report = json.loads(cli.run("doctor", "-g", "--json", cwd=tmp_path, extra=BIN).stdout)
+    assert report["missing_extra_entries"] == [
+        {
+            "path": CONFIG,
+            "reason": "entry-missing",
+            "entries": [
+                {
+                    "key": "skills.config",
+                    "item": {"path": "~/.agents/skills/dx/SKILL.md", "enabled": False},
+                }
+            ],
+        }
+    ]
+    cli.ok("update", "-g", cwd=tmp_path, extra=BIN)
+    assert (cli.home / CONFIG).read_text() == USERS + "\n" + ENTRY
+    assert cli.run("doctor", "-g", cwd=tmp_path, extra=BIN).returncode == 0

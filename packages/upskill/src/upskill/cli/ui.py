@@ -69,15 +69,19 @@ def toml_entries_text(entries: Iterable[Entry]) -> str:
     return ", ".join(f"[[{e.key}]] {{{table(e.value)}}}" for e in entries)
 
 
+def file_entries_text(path: str, entries: Iterable[Entry]) -> str:
+    """Entries in the syntax of the file at `path` (TOML or JSON)."""
+    return toml_entries_text(entries) if path.endswith(".toml") else entries_text(entries)
+
+
 def extra_text(extra: ExtraFile, *, taken: str) -> str:
     """`path: set A, B; <taken> C`: what a change to an extra file sets and takes back
     (`taken`: "took back" once done, "take back" in a plan), in the file's own syntax;
     the path alone for a file written whole."""
-    text = toml_entries_text if extra.path.endswith(".toml") else entries_text
     parts = []
     for verb, entries in (("set", extra.added), (taken, extra.taken)):
         if entries:
-            parts.append(f"{verb} {text(entries)}")
+            parts.append(f"{verb} {file_entries_text(extra.path, entries)}")
     return f"{extra.path}: {'; '.join(parts)}" if parts else extra.path
 
 
@@ -231,7 +235,9 @@ def report_update(
         console.info(line)
     owners = {record.path: record.owners for record in outcome.plan.outputs}
     changed_items = {
-        owner.item for action in outcome.plan.changes for owner in owners.get(action.path, ())
+        owner.item
+        for action in outcome.plan.changes
+        for owner in owners.get(action.path, action.owners)
     }
     removed = len(outcome.removed)
     changes = len(outcome.plan.changes) + extra_changes(outcome.extras)

@@ -138,14 +138,15 @@ def _missing_text(entry: dict[str, Any]) -> str:
     shows them; a file written whole (`CLAUDE.md`) names its lines, and since upskill
     never edits it, how to have it written again."""
     from upskill.cli.runjson import json_entry
-    from upskill.cli.ui import entries_text
+    from upskill.cli.ui import file_entries_text
     from upskill.lifecycle.ancillary import shape
     from upskill.lifecycle.extraneeds import FILE_MISSING, UNREADABLE
 
     path = entry["path"]
     found = [json_entry(e) for e in entry["entries"]]
     whole = not shape(path).reported
-    what = " and ".join(f"the line {e.value}" for e in found) if whole else entries_text(found)
+    lines = " and ".join(f"the line {e.value}" for e in found)
+    what = lines if whole else file_entries_text(path, found)
     if entry["reason"] == FILE_MISSING:
         return f"{path}: missing, needs {what}"
     if entry["reason"] == UNREADABLE:

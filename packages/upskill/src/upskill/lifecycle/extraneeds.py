@@ -22,7 +22,7 @@ from pathlib import Path
 from upskill.errors import UpskillError
 from upskill.lifecycle import agenttrees as at
 from upskill.lifecycle import compiled as comp
-from upskill.lifecycle.ancillary import AGENTS_MD, IMPORTERS, installed, member_entry, shape, wanted
+from upskill.lifecycle.ancillary import AGENTS_MD, IMPORTERS, installed, shape, wanted
 from upskill.lifecycle.edits import ABSENT, Member
 from upskill.lifecycle.extrafiles import Entry
 from upskill.state.lockfile import EditRecord, Lockfile
@@ -89,7 +89,8 @@ def missing(
     edits = {e.path: e for e in lock.edits}
     found = []
     for path, members in sorted(needed(root, lock, home=home, compiled=compiled).items()):
-        entries = tuple(member_entry(m) for m in members)
+        form = shape(path)
+        entries = tuple(form.entry(m) for m in members)
         try:
             data = read(path)
             if team_memory(path, edits.get(path), data is not None, installing=True):
@@ -97,8 +98,7 @@ def missing(
             if data is None:
                 found.append(Missing(path, FILE_MISSING, entries))
                 continue
-            value = shape(path).value
-            lacking = tuple(member_entry(m) for m in members if value(data, m) is ABSENT)
+            lacking = tuple(form.entry(m) for m in members if form.value(data, m) is ABSENT)
         except UpskillError as exc:
             found.append(Missing(path, UNREADABLE, entries, _why(exc, root, path)))
             continue

@@ -48,6 +48,8 @@ class Action:
     data: Payload | None = None
     mode: int = 0o644
     expected: str | None = None  # sha256 the disk must still have for a removal
+    # A removal's: the items the record named, which the run's report counts as changed.
+    owners: tuple[Owner, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -104,9 +106,9 @@ def plan_outputs(
         elif disk is None:
             actions.append(Action(Op.FORGET, path))
         elif disk[0] == record.sha256:
-            actions.append(Action(Op.REMOVE, path, expected=record.sha256))
+            actions.append(Action(Op.REMOVE, path, expected=record.sha256, owners=record.owners))
         elif force:
-            actions.append(Action(Op.REMOVE_EDIT, path, expected=disk[0]))
+            actions.append(Action(Op.REMOVE_EDIT, path, expected=disk[0], owners=record.owners))
         else:
             actions.append(Action(Op.KEEP_ORPHAN, path))
     return Plan(tuple(actions), tuple(outputs[p] for p in sorted(outputs)))
