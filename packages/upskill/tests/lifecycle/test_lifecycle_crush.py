@@ -195,13 +195,21 @@ def test_beside_a_team_agents_md_crush_reads_crush_md(cli, h, project, registry)
     # A second run changes nothing.
     again = cli.ok("update", cwd=project, extra=BIN)
     assert (project / "CRUSH.md").read_bytes() == crush_md
-    # The lockfile records the rule for Crush alone (Codex got none of it).
-    assert [w for w in _warnings(again) if "rule" in w] == []
+    # The lockfile records the selection, Codex too (`unplaced`): update says it again.
+    assert [w for w in _warnings(again) if "rule" in w] == [CODEX_LINE]
+    assert json.loads((project / ".upskill-lock.json").read_text())["items"][0]["unplaced"] == [
+        "codex"
+    ]
     (project / "AGENTS.md").unlink()
     moved = cli.ok("update", cwd=project, extra=BIN)
     assert [w for w in _warnings(moved) if "rule" in w] == []
     assert not (project / "CRUSH.md").exists()
     assert parse_sections((project / "AGENTS.md").read_bytes()) == {"style": b"Use four spaces.\n"}
+    # Codex, selected all along, now reads the rule there too.
+    lock = json.loads((project / ".upskill-lock.json").read_text())
+    owners = {o["path"]: o["owners"] for o in lock["outputs"]}
+    assert owners["AGENTS.md"] == ["rule:style@codex", "rule:style@crush"]
+    assert "unplaced" not in lock["items"][0]
 
 
 def test_team_agents_md_and_crush_md_are_both_left_alone(cli, h, project, registry) -> None:  # type: ignore[no-untyped-def]

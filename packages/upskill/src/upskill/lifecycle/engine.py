@@ -35,7 +35,6 @@ from upskill.lifecycle.desired import (
     TEAM_FILE,
     Desired,
     clients_for,
-    has_place,
     justifies,
     render_desired,
     undelivered_lines,
@@ -49,7 +48,7 @@ from upskill.lifecycle.plan import Op, Plan, plan_outputs
 from upskill.lifecycle.resolve import Resolution, Resolved, ResolveError
 from upskill.lifecycle.reuse import GENERATOR, reusable_outputs
 from upskill.lifecycle.scope import Scope, ScopeKind
-from upskill.lifecycle.selection import expand, in_use, recorded
+from upskill.lifecycle.selection import in_use, recorded, selected
 from upskill.sources.spec import SourceSpec, canonical_label, recorded_spec_of
 from upskill.state.lockfile import (
     BundleRecord,
@@ -149,10 +148,11 @@ def plan_install(
     also_managed: Iterable[str] = (),
     on_item: Callable[[int, int], None] | None = None,
 ) -> Outcome:
-    """`selection` None: each item keeps its recorded clients; an item without a record
-    (new in its source, or one no selected client had a place for, which the lockfile
-    does not record) takes the clients the scope's items were written for, so a bare
-    update never widens the selection; in an empty scope, every client.
+    """`selection` None: each item keeps its recorded selection (`selection.selected`);
+    an item without a record (new in its source, or one no selected client had a place
+    for, which the lockfile does not record) takes the clients the scope's items were
+    selected for, so a bare update never widens the selection; in an empty scope, every
+    client.
     `also_managed`: lock items this run owns even if they were not resolved (update).
     `on_item(done, total)`: called as each item is rendered (a progress counter)."""
     keys = {r.key for r in resolution.items}
@@ -164,7 +164,10 @@ def plan_install(
         if selection is not None:
             return selection
         existing = lock.item(r.kind, r.name)
-        return expand(existing.clients) if existing is not None else used
+        return selected(existing) if existing is not None else used
+
+    def admitted_for(r: Resolved) -> tuple[str, ...]:
+        return clients_for(cat.audience(r.item), selection_for(r))
 
     records = {o.path: o for o in lock.outputs}
     owned_by_managed = {p for p, o in records.items() if any(w.item in managed for w in o.owners)}
@@ -178,8 +181,7 @@ def plan_install(
     configured = _configured(scope)
 
     def twice(r: Resolved, movers: Mapping[str, str]) -> bool:
-        admitted = clients_for(cat.audience(r.item), selection_for(r))
-        return justifies(r.item, admitted, movers, compiled_ok, configured, imported)
+        return justifies(r.item, admitted_for(r), movers, compiled_ok, configured, imported)
 
     movers = ov.allowed(current, home, configured)
     moves = _moves(movers, records, managed, resolution.items, twice, imported, configured)
@@ -192,25 +194,14 @@ def plan_install(
             resolution.items,
             lock,
             hashes=hashes,
-            clients_of=lambda r: clients_for(cat.audience(r.item), selection_for(r)),
+            clients_of=admitted_for,
             observed=observed,
         )
-
-    def weighed_for(r: Resolved) -> Sequence[str]:
-        """The clients an item is rendered against: its selection and, on a bare update,
-        the scope's clients with no place for its kind too. The lockfile records the
-        clients an item was delivered to, so without them update would not repeat add's
-        "not delivered" lines; they are never delivered, so nothing else changes."""
-        chosen = selection_for(r)
-        if selection is not None:
-            return chosen
-        kind = r.item.kind.value
-        return (*chosen, *(c for c in used if c not in chosen and not has_place(c, kind, home)))
 
     read = _reader(scope)
     desired = render_desired(
         resolution.items,
-        weighed_for,
+        selection_for,
         reused,
         home=home,
         on_item=on_item,
@@ -229,7 +220,8 @@ def plan_install(
     looked = {*desired.files, *_ownerless(records)}
     observed.update(observer.observe(p for p in looked if p not in observed))
     plan = plan_outputs(desired.files, managed, records, observed, legacy=legacy, force=force)
-    new_items = _item_records(resolution, desired, lock, hashes)
+    admitted = {r.key: admitted_for(r) for r in resolution.items}
+    new_items = _item_records(resolution, desired, lock, hashes, admitted)
     installed_keys = {i.key for i in new_items}
     items = [i for i in lock.items if i.key not in managed] + new_items
     removed = tuple(sorted(k for k in managed & in_lock if k not in installed_keys))
@@ -260,8 +252,14 @@ def plan_install(
 
 
 def _item_records(
-    resolution: Resolution, desired: Desired, lock: Lockfile, hashes: Mapping[str, str | None]
+    resolution: Resolution,
+    desired: Desired,
+    lock: Lockfile,
+    hashes: Mapping[str, str | None],
+    admitted: Mapping[str, tuple[str, ...]],
 ) -> list[ItemRecord]:
+    """The lock's item records; `admitted`: each item's selection its audience admits,
+    of which the clients it was not delivered to are recorded as `unplaced`."""
     paths: dict[str, set[str]] = {}
     for f in desired.files.values():
         for owner in f.owners:
@@ -272,7 +270,8 @@ def _item_records(
             continue  # warn-skipped by audience
         existing = lock.item(r.kind, r.name)
         spec = r.catalog.fetched.spec
-        clients = recorded(desired.item_clients[r.key])
+        delivered = desired.item_clients[r.key]
+        clients = recorded(delivered)
         if existing is not None and set(existing.clients) == set(clients):
             # The same selection recorded in another order (a hand merge): kept as it is,
             # so that order alone never rewrites a lockfile. New records are in registry
@@ -289,6 +288,7 @@ def _item_records(
                 required_by=r.required_by,
                 group=r.item.group,
                 clients=clients,
+                unplaced=tuple(c for c in admitted[r.key] if c not in delivered),
                 commit=r.catalog.fetched.commit,
                 files=len(paths.get(r.key, ())),
                 extra=existing.extra if existing is not None else {},

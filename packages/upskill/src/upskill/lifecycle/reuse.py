@@ -47,13 +47,13 @@ def reusable_outputs(
             or record.hash is None
             or record.hash != hashes.get(r.key)
             or record.source_name != (r.original if r.alias else None)
-            or set(record.clients or clients) != set(clients)
+            or {*(record.clients or clients), *record.unplaced} != set(clients)
             or record.files != len(outputs)
             or not outputs
         ):
             continue
         owners = {o.client for out in outputs for o in out.owners if o.item == r.key}
-        if owners != set(clients):
+        if owners != set(clients) - set(record.unplaced):
             continue
         if any(_changed(observed.get(out.path), out) for out in outputs):
             continue

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from upskill.clients import BASELINE_CLIENTS, SELECTABLE_CLIENTS
 from upskill.lifecycle.detect import Detection
 from upskill.state.config import Config
-from upskill.state.lockfile import Lockfile
+from upskill.state.lockfile import ItemRecord, Lockfile
 
 
 def choose(
@@ -28,9 +28,10 @@ def choose(
 
 
 def in_use(lock: Lockfile) -> tuple[str, ...]:
-    """The clients a scope's installed items were written for (their recorded selections,
-    an empty record being the baseline), in canonical order; empty when nothing is."""
-    used = {c for item in lock.items for c in expand(item.clients)}
+    """The clients a scope's installed items were selected for (their recorded clients, an
+    empty record being the baseline, and those they were not delivered to), in canonical
+    order; empty when nothing is installed."""
+    used = {c for item in lock.items for c in (*expand(item.clients), *item.unplaced)}
     return tuple(c for c in SELECTABLE_CLIENTS if c in used)
 
 
@@ -42,3 +43,9 @@ def recorded(clients: tuple[str, ...]) -> tuple[str, ...]:
 
 def expand(recorded_clients: Sequence[str]) -> tuple[str, ...]:
     return tuple(recorded_clients) or BASELINE_CLIENTS
+
+
+def selected(item: ItemRecord) -> tuple[str, ...]:
+    """The selection an item was installed with: the clients it was delivered to and
+    those it was not (`unplaced`), which a bare update weighs again."""
+    return tuple(dict.fromkeys((*expand(item.clients), *item.unplaced)))

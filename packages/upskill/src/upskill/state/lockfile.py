@@ -42,6 +42,7 @@ _ITEM_FIELDS = (
     "required_by",
     "group",
     "clients",
+    "unplaced",
     "commit",
     "files",
 )
@@ -68,6 +69,10 @@ class ItemRecord:
     required_by: tuple[str, ...] = ()
     group: str | None = None
     clients: tuple[str, ...] = ()
+    # Selected clients the item was not delivered to (no native place for its kind, a
+    # team's own instructions file, a path-scoped rule for a one-file client): with
+    # `clients`, the selection, which a bare `update` keeps and weighs again.
+    unplaced: tuple[str, ...] = ()
     commit: str | None = None
     files: int | None = None  # distinct output paths the item rendered (all clients)
     extra: Mapping[str, Any] = field(default_factory=dict)
@@ -294,6 +299,7 @@ class _Reader:
             required_by=self.strings(rec, "required_by", "items"),
             group=self.string(rec, "group", "items", required=False),
             clients=self.strings(rec, "clients", "items"),
+            unplaced=self.strings(rec, "unplaced", "items"),
             commit=self.string(rec, "commit", "items", required=False),
             files=self.count(rec, "files", "items"),
             extra={k: v for k, v in rec.items() if k not in _ITEM_FIELDS},
@@ -402,6 +408,7 @@ def item_to_json(item: ItemRecord) -> dict[str, Any]:
             ("required_by", list(item.required_by)),
             ("group", item.group),
             ("clients", list(item.clients)),
+            ("unplaced", list(item.unplaced)),
             ("commit", item.commit),
             ("files", item.files),
         ]
