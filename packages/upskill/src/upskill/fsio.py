@@ -5,6 +5,8 @@ the new bytes: data goes to a temp file in the target's directory, is fsynced,
 then renamed over the target, and the directory is fsynced. `create_exclusive`
 is the variant for files that must not replace anything (`upskill new`): the
 complete temp file is hard-linked into place, which fails if the target exists.
+`replaced_file` says which file a write to a path replaces: through a symlinked
+config (dotfiles) to the file it names, when that is safe.
 """
 
 from __future__ import annotations
@@ -79,6 +81,41 @@ def read_contained(
         return data
     finally:
         os.close(fd)
+
+
+def replaced_file(path: Path, *, root: Path) -> Path:
+    """The file a write to `path` replaces: `path` itself, or, when `path` is a symlink
+    (a dotfile linked by GNU stow: `~/.codex/config.toml` -> `dotfiles/...`), the
+    regular file it finally resolves to, so the user's file gets the new bytes and the
+    link stays a link (a rename over the link would silently cut it off).
+
+    A cloned repository can carry such links, so a write goes through one only when
+    the resolved file is a regular file whose real path is inside `root` (the scope
+    root: the project, or the user's home). Otherwise `UnsafeFile` names the link,
+    before anything is written: a dangling link, a link leaving `root`, or one to
+    something other than a regular file is never replaced by a file nor followed."""
+    try:
+        if not stat.S_ISLNK(os.lstat(path).st_mode):
+            return path
+    except FileNotFoundError:
+        return path
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise UnsafeFile("is a dangling symlink; refusing to write through it", path=path) from None
+    except OSError as exc:
+        raise UnsafeFile(
+            f"is a symlink that cannot be followed: {exc.strerror}", path=path
+        ) from None
+    real = os.path.realpath(path)
+    if not _inside(real, os.path.realpath(root)):
+        raise UnsafeFile(
+            f"is a symlink to a file outside {root}; refusing to write through it or replace it",
+            path=path,
+        )
+    if not stat.S_ISREG(info.st_mode):
+        raise UnsafeFile("is a symlink to something other than a regular file", path=path)
+    return Path(real)
 
 
 def fsync_dir(path: Path) -> None:

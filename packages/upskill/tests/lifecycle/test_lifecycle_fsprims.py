@@ -436,3 +436,45 @@ def test_a_directory_appearing_at_the_move_is_filled_file_by_file(
     assert (tmp_path / ".agents/skills/s/SKILL.md").read_bytes() == b"s\n"
     assert (tmp_path / ".agents/rules/r/RULE.md").read_bytes() == b"r\n"
     assert sorted(p.name for p in (tmp_path / ".upskill").iterdir()) == []
+
+
+def test_replaced_file_follows_a_link_only_to_a_regular_file_in_the_scope(tmp_path: Path) -> None:
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    (root / "dot" / "sub").mkdir(parents=True)
+    outside.mkdir()
+    (root / "dot" / "sub" / "real").write_text("x")
+    (outside / "secret").write_text("s")
+    (root / "plain").write_text("p")
+    cases = {
+        "chain": "hop",  # a link to a link to the file
+        "hop": "dot/sub/real",
+        "via": "../root/dot/../dot/sub/real",  # out of the root by name, back in for real
+        "dirlink": "dot/sub",
+        "out": str(outside / "secret"),
+        "outdir": str(outside),
+        "dangling": "dot/none",
+        "loop": "loop",
+    }
+    for name, to in cases.items():
+        (root / name).symlink_to(to)
+    (root / "ldir").symlink_to(outside)  # a symlinked directory leading out of the root
+    (root / "through").symlink_to("ldir/secret")
+    real = root / "dot" / "sub" / "real"
+    assert fsio.replaced_file(root / "plain", root=root) == root / "plain"
+    assert fsio.replaced_file(root / "absent", root=root) == root / "absent"
+    for name in ("chain", "hop", "via"):
+        assert fsio.replaced_file(root / name, root=root) == real
+    problems = {
+        "dirlink": "is a symlink to something other than a regular file",
+        "out": f"is a symlink to a file outside {root}; refusing to write through it or replace it",
+        "outdir": f"is a symlink to a file outside {root}; refusing to write through it or "
+        "replace it",
+        "through": f"is a symlink to a file outside {root}; refusing to write through it or "
+        "replace it",
+        "dangling": "is a dangling symlink; refusing to write through it",
+        "loop": "is a symlink that cannot be followed: Too many levels of symbolic links",
+    }
+    for name, problem in problems.items():
+        with pytest.raises(fsio.UnsafeFile) as caught:
+            fsio.replaced_file(root / name, root=root)
+        assert str(caught.value) == f"{root / name}: {problem}", name

@@ -34,13 +34,16 @@ def read_text(path: Path, within: Path | None = None) -> str | None:
         raise ConfigFileError(f"cannot read: {reason}", path=path) from None
 
 
-def write_text_atomic(path: Path, text: str) -> None:
-    """Crash-safe replace (`upskill.fsio`), keeping an existing file's mode."""
+def write_text_atomic(path: Path, text: str, root: Path | None) -> None:
+    """Crash-safe replace (`upskill.fsio`), keeping an existing file's mode. A symlinked
+    config (dotfiles) is written through to its file when that lies in the scope `root`
+    (`fsio.replaced_file`), and stays a link; otherwise `fsio.UnsafeFile` names it."""
+    target = path if root is None else fsio.replaced_file(path, root=root)
     try:
-        if path.exists():
-            fsio.replace_file(path, text.encode())
+        if target.exists():
+            fsio.replace_file(target, text.encode())
         else:
-            fsio.atomic_write(path, text.encode())
+            fsio.atomic_write(target, text.encode())
     except OSError as exc:
         raise ConfigFileError(f"cannot write: {exc.strerror or exc}", path=path) from None
 
@@ -84,16 +87,16 @@ def upsert(location: ConfigLocation, name: str, entry: dict[str, object]) -> boo
         new = tomlconfig.set_table(old or "", path, location.root_key, name, entry)
         if new == old:
             return False
-        write_text_atomic(path, new)
+        write_text_atomic(path, new, location.root)
         return True
     if old is None or not old.strip():
         text = json.dumps({location.root_key: {name: entry}}, indent=2, ensure_ascii=False)
-        write_text_atomic(path, text + "\n")
+        write_text_atomic(path, text + "\n", location.root)
         return True
     new = _edit(path, old, jsonc.set_member, (location.root_key, name), entry)
     if new == old:
         return False
-    write_text_atomic(path, new)
+    write_text_atomic(path, new, location.root)
     return True
 
 
@@ -109,7 +112,7 @@ def delete(location: ConfigLocation, name: str) -> bool:
         new = _edit(path, old, jsonc.delete_member, (location.root_key, name))
     if new == old:
         return False
-    write_text_atomic(path, new)
+    write_text_atomic(path, new, location.root)
     return True
 
 
@@ -119,7 +122,9 @@ def _array_edit(location: ConfigLocation, value: str, *, add: bool) -> bool:
     if old is None or not old.strip():
         if not add:
             return False
-        write_text_atomic(path, json.dumps({location.root_key: [value]}, indent=2) + "\n")
+        write_text_atomic(
+            path, json.dumps({location.root_key: [value]}, indent=2) + "\n", location.root
+        )
         return True
     edit = jsonc.append_item if add else jsonc.remove_item
     new = _edit(path, old, edit, (location.root_key,), value)
@@ -128,7 +133,7 @@ def _array_edit(location: ConfigLocation, value: str, *, add: bool) -> bool:
     left: object = _edit(path, new, jsonc.array_at, (location.root_key,))
     if not add and left == []:
         new = _edit(path, new, jsonc.delete_member, (location.root_key,))  # no `"plugin": []`
-    write_text_atomic(path, new)
+    write_text_atomic(path, new, location.root)
     return True
 
 

@@ -58,6 +58,13 @@ class ConfigLocation:
     root_key: str
     alternatives: tuple[Path, ...] = ()
     within: Path | None = None  # a project file: its real path must stay in the project
+    home: Path | None = None  # the user's home, where a user file's symlink may lead
+
+    @property
+    def root(self) -> Path | None:
+        """The scope root a symlinked file may resolve into for a write through it
+        (`fsio.replaced_file`): the project, or the user's home for a user file."""
+        return self.within or self.home
 
 
 def locate(file: ConfigFile, key: str, places: Places) -> ConfigLocation:
@@ -71,7 +78,7 @@ def locate(file: ConfigFile, key: str, places: Places) -> ConfigLocation:
     else:
         folder, within = places.config_home, None
     others = tuple(folder / p for p in file.alternatives)
-    return ConfigLocation(folder / file.path, key, others, within)
+    return ConfigLocation(folder / file.path, key, others, within, places.home)
 
 
 def opencode_config(scope: Scope, places: Places, key: str) -> ConfigLocation:

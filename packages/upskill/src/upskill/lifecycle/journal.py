@@ -22,6 +22,15 @@ mirroring the scope: the roll-forward then moves the topmost missing directory
 into place whole, one rename for everything below it, instead of creating each
 directory and renaming each file (a cold install of hundreds of skills
 creates a directory per skill and client).
+
+An ancillary file (a client config, `lifecycle.ancillary`) that is a symlink into
+the scope (dotfiles linked by GNU stow) is written through: its staged file is
+renamed over the file the link resolves to (`fsio.replaced_file`, resolved
+again at the rename, so a replay does the same), with that file's mode, and
+the link stays. The journal still names the link's path, which `confine`
+checks as before; the resolved file must be a regular file whose real path is
+in the scope, else the run stops before the commit point with an error naming
+the link. Item outputs are upskill's own files and are replaced as ever.
 """
 
 from __future__ import annotations
@@ -39,7 +48,8 @@ from pathlib import Path
 
 from upskill.blobs import Payload, payload_digest, payload_size
 from upskill.errors import UpskillError
-from upskill.fsio import sync_fd, write_unsynced
+from upskill.fsio import replaced_file, sync_fd, write_unsynced
+from upskill.lifecycle.ancillary import ANCILLARY_FILES
 from upskill.lifecycle.confine import refusal
 from upskill.lifecycle.fsops import (
     FAULTS,
@@ -172,6 +182,8 @@ def _preflight(root: Path, dirs: ScopeDirs, txn: Transaction, into_new: list[boo
             continue
         if stat.S_ISDIR(mode):
             raise UnsafePath("a directory is in the way of an output file", path=root / write.path)
+        if stat.S_ISLNK(mode) and write.path in ANCILLARY_FILES:
+            replaced_file(root / write.path, root=root)  # refused here, before the commit
     for directory in sorted(_written_dirs(dirs, txn)):
         target = root / directory if directory else root
         if not os.access(target, os.W_OK):
@@ -382,6 +394,17 @@ def _move_new_directory(dirs: ScopeDirs, rel: str, staging_fd: int, root_fd: int
     return False
 
 
+def _write_through(root: Path, rel: str, staged: str, staging_fd: int) -> bool:
+    """Move the staged file over the file the symlink at `rel` names, with its mode; False
+    when `rel` is no symlink (the staged file then replaces `rel` itself)."""
+    target = replaced_file(root / rel, root=root)
+    if target == root / rel:
+        return False
+    os.chmod(staged, stat.S_IMODE(target.stat().st_mode), dir_fd=staging_fd)
+    move_staged(staging_fd, staged, target)
+    return True
+
+
 def _roll_forward(
     root: Path, lockfile: Path, record: dict[str, object], *, state: Path, replay: bool
 ) -> None:
@@ -408,6 +431,8 @@ def _roll_forward(
                 ):
                     continue  # moved into place before the crash, or with its directory
                 if in_tree and _move_new_directory(dirs, rel, staging_fd, root_fd):
+                    continue
+                if rel in ANCILLARY_FILES and _write_through(root, rel, staged, staging_fd):
                     continue
                 dirs.make_parent(rel)
                 move_staged(staging_fd, staged, root / rel, rel=rel, root_fd=root_fd)
