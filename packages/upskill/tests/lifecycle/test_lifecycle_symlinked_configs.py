@@ -70,6 +70,22 @@ def test_a_stowed_codex_config_is_written_through_and_given_back(cli, h, tmp_pat
     assert target.stat().st_mode & 0o777 == 0o600
 
 
+def test_a_created_config_moved_into_the_dotfiles_since_loses_only_the_entry(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # upskill created the file; the user then moved it into their dotfiles and linked it.
+    # It is theirs now: the entry is cut through the link, the link is not unlinked.
+    reg = _source(tmp_path)
+    cli.ok("add", "-g", str(reg), "--codex", "--windsurf", cwd=tmp_path, extra=BIN)
+    (cli.home / "dotfiles" / "codex").mkdir(parents=True)
+    (cli.home / CONFIG).rename(cli.home / DOTFILE)
+    (cli.home / CONFIG).symlink_to(LINK)
+    out = cli.ok("remove", "-g", "-y", "dx", cwd=tmp_path, extra=BIN)
+    took = 'took back [[skills.config]] {path = "~/.agents/skills/dx/SKILL.md", enabled = false}'
+    assert f"updated {CONFIG}: {took}" in out.stderr.splitlines()
+    assert os.readlink(cli.home / CONFIG) == LINK
+    assert (cli.home / DOTFILE).read_bytes() == b""
+    assert cli.run("doctor", "-g", cwd=tmp_path, extra=BIN).returncode == 0
+
+
 def test_a_dangling_codex_config_link_is_one_error_and_nothing_is_written(cli, h, tmp_path) -> None:  # type: ignore[no-untyped-def]
     (cli.home / ".codex").mkdir()
     (cli.home / CONFIG).symlink_to(LINK)  # dotfiles not checked out

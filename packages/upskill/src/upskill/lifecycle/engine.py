@@ -464,6 +464,12 @@ def _ancillary(
             value=form.value,
             bare=form.bare,
         )
+        if done.data is None and not done.keep and (scope.root / rel).is_symlink():
+            # A file upskill created that the user made a link since (moved into their
+            # dotfiles) is theirs: only upskill's members are cut, through the link
+            # (`fsio.replaced_file`); removing would unlink the link and leave them.
+            cut = form.take(ours)(current)
+            done = ed.Settled(cut, None, keep=cut is None)
         final[rel] = current if done.keep else done.data
         if done.record is not None:
             recorded[rel] = done.record
