@@ -165,3 +165,18 @@ def test_a_killed_write_through_is_completed_by_the_next_run(cli, registry, tmp_
         if killed.returncode == 0:
             break
     assert after > 10  # the kill points spanned the staging, the commit and the renames
+
+
+def test_a_private_config_keeps_its_mode_link_or_not(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # A config may hold secrets (an MCP server's env): upskill's write never widens it.
+    (cli.home / ".codex").mkdir()
+    config = cli.home / CONFIG
+    config.write_text(USERS)
+    config.chmod(0o600)
+    reg = _source(tmp_path)
+    cli.ok("add", "-g", str(reg), "--codex", "--windsurf", cwd=tmp_path, extra=BIN)
+    assert config.read_bytes() == (USERS + "\n" + ENTRY).encode()
+    assert config.stat().st_mode & 0o777 == 0o600
+    cli.ok("remove", "-g", "-y", "dx", cwd=tmp_path, extra=BIN)
+    assert config.read_bytes() == USERS.encode()
+    assert config.stat().st_mode & 0o777 == 0o600

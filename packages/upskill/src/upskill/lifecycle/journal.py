@@ -23,14 +23,15 @@ into place whole, one rename for everything below it, instead of creating each
 directory and renaming each file (a cold install of hundreds of skills
 creates a directory per skill and client).
 
-An ancillary file (a client config, `lifecycle.ancillary`) that is a symlink into
-the scope (dotfiles linked by GNU stow) is written through: its staged file is
-renamed over the file the link resolves to (`fsio.replaced_file`, resolved
-again at the rename, so a replay does the same), with that file's mode, and
-the link stays. The journal still names the link's path, which `confine`
-checks as before; the resolved file must be a regular file whose real path is
-in the scope, else the run stops before the commit point with an error naming
-the link. Item outputs are upskill's own files and are replaced as ever.
+An ancillary file (a client config, `lifecycle.ancillary`) keeps the mode of
+the file it replaces (a user's 0600 config stays 0600). One that is a symlink
+into the scope (dotfiles linked by GNU stow) is written through: its staged
+file is renamed over the file the link resolves to (`fsio.replaced_file`,
+resolved again at the rename, so a replay does the same), and the link stays.
+The journal still names the link's path, which `confine` checks as before; the
+resolved file must be a regular file whose real path is in the scope, else the
+run stops before the commit point with an error naming the link. Item outputs
+are upskill's own files and are replaced as ever.
 """
 
 from __future__ import annotations
@@ -395,12 +396,14 @@ def _move_new_directory(dirs: ScopeDirs, rel: str, staging_fd: int, root_fd: int
 
 
 def _write_through(root: Path, rel: str, staged: str, staging_fd: int) -> bool:
-    """Move the staged file over the file the symlink at `rel` names, with its mode; False
-    when `rel` is no symlink (the staged file then replaces `rel` itself)."""
+    """Give the staged copy of ancillary file `rel` the mode of the file it replaces (a
+    user's 0600 config stays 0600), and move it over the file the symlink at `rel` names
+    when `rel` is one; False when it is not (the staged file then replaces `rel`)."""
     target = replaced_file(root / rel, root=root)
+    with contextlib.suppress(FileNotFoundError):
+        os.chmod(staged, stat.S_IMODE(target.stat().st_mode), dir_fd=staging_fd)
     if target == root / rel:
         return False
-    os.chmod(staged, stat.S_IMODE(target.stat().st_mode), dir_fd=staging_fd)
     move_staged(staging_fd, staged, target)
     return True
 
