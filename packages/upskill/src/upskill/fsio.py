@@ -91,9 +91,11 @@ def replaced_file(path: Path, *, root: Path) -> Path:
 
     A cloned repository can carry such links, so a write goes through one only when
     the resolved file is a regular file whose real path is inside `root` (the scope
-    root: the project, or the user's home). Otherwise `UnsafeFile` names the link,
-    before anything is written: a dangling link, a link leaving `root`, or one to
-    something other than a regular file is never replaced by a file nor followed."""
+    root: the project, or the user's home) and in no `.git` directory (which
+    `lifecycle.confine` keeps every path upskill touches out of). Otherwise
+    `UnsafeFile` names the link, before anything is written: a link that dangles,
+    leaves `root`, enters `.git` or names no regular file is never replaced by a file
+    nor followed."""
     try:
         if not stat.S_ISLNK(os.lstat(path).st_mode):
             return path
@@ -107,11 +109,15 @@ def replaced_file(path: Path, *, root: Path) -> Path:
         raise UnsafeFile(
             f"is a symlink that cannot be followed: {exc.strerror}", path=path
         ) from None
-    real = os.path.realpath(path)
-    if not _inside(real, os.path.realpath(root)):
+    real, base = os.path.realpath(path), os.path.realpath(root)
+    if not _inside(real, base):
         raise UnsafeFile(
             f"is a symlink to a file outside {root}; refusing to write through it or replace it",
             path=path,
+        )
+    if any(part.casefold() == ".git" for part in Path(real).relative_to(base).parts):
+        raise UnsafeFile(
+            "is a symlink into a .git directory; refusing to write through it", path=path
         )
     if not stat.S_ISREG(info.st_mode):
         raise UnsafeFile("is a symlink to something other than a regular file", path=path)

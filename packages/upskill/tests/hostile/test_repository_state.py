@@ -152,3 +152,22 @@ def test_a_journal_that_is_a_directory_is_one_error(cli, project, registry) -> N
         "regular file\n"
     )
     assert "pending" in cli.run("doctor", cwd=project).stdout
+
+
+@pytest.mark.parametrize("linked", ["opencode.json", ".vscode/settings.json"])
+def test_a_config_linked_into_git_is_not_written_through(cli, project, registry, linked) -> None:  # type: ignore[no-untyped-def]
+    # A link into the project is written through (dotfiles); one into `.git` never is.
+    canary = Canary.plant(project, cli.home)
+    (project / ".git" / "team.json").write_text("{}\n")
+    link = project / linked
+    link.parent.mkdir(exist_ok=True)
+    link.symlink_to(os.path.relpath(project / ".git" / "team.json", link.parent))
+    canary.before = canary._state()
+    out = cli.run("add", str(registry), "--opencode", "--vscode", cwd=project)
+    assert out.returncode == 1, out.stderr
+    assert out.stderr.endswith(
+        f"upskill: error: {link}: is a symlink into a .git directory; "
+        "refusing to write through it\n"
+    )
+    canary.assert_untouched()
+    assert not (project / ".agents").exists()

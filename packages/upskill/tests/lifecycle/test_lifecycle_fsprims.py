@@ -459,6 +459,9 @@ def test_replaced_file_follows_a_link_only_to_a_regular_file_in_the_scope(tmp_pa
         (root / name).symlink_to(to)
     (root / "ldir").symlink_to(outside)  # a symlinked directory leading out of the root
     (root / "through").symlink_to("ldir/secret")
+    (root / ".git").mkdir()
+    (root / ".git" / "config").write_text("[core]\n")
+    (root / "gitcfg").symlink_to(".git/config")
     real = root / "dot" / "sub" / "real"
     assert fsio.replaced_file(root / "plain", root=root) == root / "plain"
     assert fsio.replaced_file(root / "absent", root=root) == root / "absent"
@@ -472,6 +475,7 @@ def test_replaced_file_follows_a_link_only_to_a_regular_file_in_the_scope(tmp_pa
         "through": f"is a symlink to a file outside {root}; refusing to write through it or "
         "replace it",
         "dangling": "is a dangling symlink; refusing to write through it",
+        "gitcfg": "is a symlink into a .git directory; refusing to write through it",
         "loop": "is a symlink that cannot be followed: Too many levels of symbolic links",
     }
     for name, problem in problems.items():
