@@ -90,11 +90,14 @@ def test_a_dangling_codex_config_link_is_one_error_and_nothing_is_written(cli, h
     (cli.home / ".codex").mkdir()
     (cli.home / CONFIG).symlink_to(LINK)  # dotfiles not checked out
     before = h.snapshot(cli.home)
-    out = cli.run("add", "-g", str(_source(tmp_path)), "--codex", "--windsurf", cwd=tmp_path)
-    assert out.returncode == 1
-    assert _errors(out.stderr) == [
-        f"upskill: error: {cli.home / CONFIG}: is a dangling symlink; refusing to write through it"
-    ]
+    reg = _source(tmp_path)
+    for dry in (("--dry-run",), ()):  # the plan finds it: a dry run says what the run would
+        out = cli.run("add", "-g", str(reg), "--codex", "--windsurf", *dry, cwd=tmp_path)
+        assert out.returncode == 1
+        assert _errors(out.stderr) == [
+            f"upskill: error: {cli.home / CONFIG}: is a dangling symlink; "
+            "refusing to write through it"
+        ]
     assert _content(h.snapshot(cli.home)) == before
 
 

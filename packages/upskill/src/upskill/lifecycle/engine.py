@@ -13,6 +13,7 @@ from pathlib import Path
 
 from upskill.clients import SELECTABLE_CLIENTS, render_target
 from upskill.clients.base import RULE
+from upskill.fsio import replaced_file
 from upskill.lifecycle import agenttrees as at
 from upskill.lifecycle import catalog as cat
 from upskill.lifecycle import compiled as comp
@@ -470,6 +471,8 @@ def _ancillary(
             # (`fsio.replaced_file`); removing would unlink the link and leave them.
             cut = form.take(ours)(current)
             done = ed.Settled(cut, None, keep=cut is None)
+        if done.data is not None and not done.keep:
+            replaced_file(scope.root / rel, root=scope.root)  # a bad link: `--dry-run` says so
         final[rel] = current if done.keep else done.data
         if done.record is not None:
             recorded[rel] = done.record
