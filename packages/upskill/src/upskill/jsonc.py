@@ -323,11 +323,21 @@ def delete_member(text: str, keys: tuple[str, ...]) -> str:
     text = _delete_entry(text, parent, i, member.key_start, member.value.end)
     if len(parent.members) > 1:
         return text
-    # The object is now empty: collapse `{ <blanks> }` back to `{}`.
-    close = text.index("}", parent.start)
-    if not text[parent.start + 1 : close].strip():
-        text = text[: parent.start + 1] + text[close:]
-    return text
+    return _close_if_empty(text, parent.start, "}")
+
+
+def _close_if_empty(text: str, opener: int, closer: str) -> str:
+    """Join an emptied container's `closer` to its opening bracket at `opener`.
+
+    Deleting the last entry line by line leaves the brackets on lines of their own, which reads
+    as a layout left half-edited; `[]` / `{}` is what a person would write. Only blanks are
+    dropped: a comment still inside is the user's, so then the layout stays as it is. (A
+    closer inside such a comment is found first, but the comment makes the span non-blank.)
+    """
+    close = text.index(closer, opener)
+    if text[opener + 1 : close].strip():
+        return text
+    return text[: opener + 1] + text[close:]
 
 
 def array_at(text: str, keys: tuple[str, ...]) -> list[object] | None:
@@ -368,13 +378,16 @@ def append_item(text: str, keys: tuple[str, ...], value: object) -> str:
 
 
 def remove_item(text: str, keys: tuple[str, ...], value: object) -> str:
-    """Remove every element equal to `value` from the array at `keys`."""
+    """Remove every element equal to `value` from the array at `keys`; an array left
+    empty closes up to `[]`, as `delete_member` does for `{}`."""
     current = array_at(text, keys)
     while current is not None and value in current:
         node = _array_node(text, keys)
         i = current.index(value)
         text = _delete_entry(text, node, i, node.items[i].start, node.items[i].end)
         current = array_at(text, keys)
+        if not current:
+            text = _close_if_empty(text, node.start, "]")
     return text
 
 

@@ -133,7 +133,7 @@ def test_an_edited_opencode_json_upskill_created(cli, project, registry) -> None
     assert out.stderr.splitlines()[0] == (
         'updated opencode.json: took back "instructions": [".agents/rules/**/RULE.md"]'
     )
-    assert config.read_bytes() == b'{\n  "model": "x",\n  "instructions": [\n  ]\n}\n'
+    assert config.read_bytes() == b'{\n  "model": "x",\n  "instructions": []\n}\n'
     config.unlink()
     cli.ok("add", str(registry), "--opencode", cwd=project)
     config.write_bytes(b'{"instructions": [".agents/rules/**/RULE.md"]}')

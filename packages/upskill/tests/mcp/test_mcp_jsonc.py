@@ -52,15 +52,83 @@ def test_set_then_delete_round_trips(
         assert jsonc.delete_member(edited, (root, name)) == text  # exact bytes back
 
 
-@settings(max_examples=100, deadline=None)
-@given(st.lists(st.text(max_size=6), max_size=4), st.text(max_size=6), st.booleans())
-def test_array_append_and_remove(items: list[str], extra: str, pretty: bool) -> None:
-    text = json.dumps({"plugin": items}, indent=2 if pretty else None)
+def render_array(items: list[str], style: int) -> str:
+    """`{"plugin": items}` on one line, spread over lines, or with a comment inside the array."""
+    if style == 0:
+        return json.dumps({"plugin": items})
+    text = json.dumps({"plugin": items}, indent=2)
+    if style == 2:
+        text = text.replace("[", "[ /* mine, with [ brackets ] */", 1)
+    return text + "\n"
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.text(max_size=6), max_size=4),
+    st.text(max_size=6),
+    st.sampled_from([0, 1, 2]),
+)
+def test_array_append_and_remove(items: list[str], extra: str, style: int) -> None:
+    text = render_array(items, style)
     appended = jsonc.append_item(text, ("plugin",), extra)
     assert jsonc.array_at(appended, ("plugin",)) == (items if extra in items else [*items, extra])
     assert jsonc.append_item(appended, ("plugin",), extra) == appended
     removed = jsonc.remove_item(appended, ("plugin",), extra)
-    assert jsonc.array_at(removed, ("plugin",)) == [i for i in items if i != extra]
+    assert jsonc.loads(removed) == {"plugin": [i for i in items if i != extra]}
+    if extra not in items:
+        assert removed == text  # exact bytes back
+    if style == 2:
+        assert "/* mine, with [ brackets ] */" in removed
+    elif all(i == extra for i in items):  # emptied, no comment inside: closed up
+        assert removed == render_array([], style)
+
+
+@pytest.mark.parametrize(
+    ("text", "keys", "expected"),
+    [
+        ('{"a": ["x"]}', ("a",), '{"a": []}'),
+        ('{"a": [ "x" ]}', ("a",), '{"a": []}'),
+        ('{"a": ["x", "y"]}', ("a",), '{"a": ["y"]}'),
+        ('{\n  "a": [\n    "x",\n    "x",\n  ],\n}\n', ("a",), '{\n  "a": [],\n}\n'),
+        ('{\n  "a": [\n    "x" // why\n  ]\n}\n', ("a",), '{\n  "a": []\n}\n'),
+        (
+            '{\n  "a": [\n    // keep\n    "x"\n  ]\n}\n',
+            ("a",),
+            '{\n  "a": [\n    // keep\n  ]\n}\n',
+        ),
+        ('{"a": [/* keep */ "x"]}', ("a",), '{"a": [/* keep */ ]}'),
+        ('{"a": [\n  "x" /* keep */\n]}', ("a",), '{"a": [\n   /* keep */\n]}'),
+        (
+            '{\n  "o": {\n    "b": [\n      "x"\n    ],\n    "c": [\n      "x"\n    ]\n  }\n}\n',
+            ("o", "b"),
+            '{\n  "o": {\n    "b": [],\n    "c": [\n      "x"\n    ]\n  }\n}\n',
+        ),
+        ('{"a": [\n]}', ("a",), '{"a": [\n]}'),  # nothing removed: nothing touched
+        ('{"a": ["y"]}', ("b",), '{"a": ["y"]}'),
+    ],
+)
+def test_remove_item_exact_bytes(text: str, keys: tuple[str, ...], expected: str) -> None:
+    assert jsonc.remove_item(text, keys, "x") == expected
+
+
+def test_removing_the_last_instruction_leaves_an_empty_array_on_one_line() -> None:
+    text = '{"instructions": [\n    ".opencode/rules/**/*.md"\n  ]}'
+    glob = ".opencode/rules/**/*.md"
+    assert jsonc.remove_item(text, ("instructions",), glob) == '{"instructions": []}'
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('{"o": {"k": 1}}', '{"o": {}}'),
+        ('{\n  "o": {\n    "k": 1\n  }\n}\n', '{\n  "o": {}\n}\n'),
+        ('{\n  "o": {\n    "k": 1,\n  }\n}\n', '{\n  "o": {}\n}\n'),
+        ('{\n  "o": {\n    // keep\n    "k": 1\n  }\n}\n', '{\n  "o": {\n    // keep\n  }\n}\n'),
+        ('{\n  "o": {\n    "k": 1,\n    "j": 2\n  }\n}\n', '{\n  "o": {\n    "j": 2\n  }\n}\n'),
+    ],
+)
+def test_delete_member_closes_an_emptied_object_alike(text: str, expected: str) -> None:
+    assert jsonc.delete_member(text, ("o", "k")) == expected
 
 
 @pytest.mark.parametrize(
