@@ -65,6 +65,17 @@ def test_a_host_removes_its_directory_when_it_stops(uid_dir: Path) -> None:
     assert tree(uid_dir) == {}
 
 
+def test_a_host_stopped_the_moment_it_is_ready_still_cleans_up(uid_dir: Path) -> None:
+    """The host takes SIGTERM before it says it is ready: a stop sent on "ready" (as a
+    test world's teardown may) never meets the default action, which kills the host and
+    leaves its directory. Repeated, since the window it closes is short."""
+    for n in range(10):
+        host = start_host(uid_dir / f"0000{n:04x}")
+        host.send_signal(signal.SIGTERM)
+        assert host.wait(timeout=30) == 0
+    assert tree(uid_dir) == {}
+
+
 def test_the_next_host_reaps_those_of_hosts_that_died(uid_dir: Path, tmp_path: Path) -> None:
     killed = start_host(uid_dir / "0000dead")
     killed.kill()

@@ -211,10 +211,13 @@ def main(argv: list[str]) -> int:
     except OSError:
         os.close(ready_fd)
         return 1
+    if bound:
+        # Before "ready": whoever started the host may stop it as soon as it reads that,
+        # and a SIGTERM before the handler would kill it with its directory left behind.
+        signal.signal(signal.SIGTERM, lambda _s, _f: host.stopping.set())
     os.write(ready_fd, b"ready\n" if bound else b"busy\n")
     os.close(ready_fd)
     if bound:
-        signal.signal(signal.SIGTERM, lambda _s, _f: host.stopping.set())
         reap_around(directory, host.uid)  # the directories of hosts that died
         host.run_until_idle()
     return 0
