@@ -31,11 +31,16 @@ CODEX = {
 }
 BLOCK = "# Team\n\n<!-- upskill:begin -->\n<!-- upskill:end -->\n"
 TEAM = b"# Team\n\nRun the tests before you commit.\n"
-LINE = (
-    "warning: copilot: 2 rules read twice (rule:commits, rule:secrets): its own copy, and "
-    "Codex CLI's text in AGENTS.md, which GitHub Copilot CLI reads too (the text differs "
-    "for GitHub Copilot CLI, and Codex CLI reads a project's rules from AGENTS.md)"
-)
+# `commits` reads the same for Copilot and Codex: only its frontmatter (`excludeAgent`)
+# differs; `secrets` has a Copilot-only block: its text differs. Each line says which.
+LINES = [
+    "warning: copilot: 1 rule read twice (rule:commits): its own copy, and Codex CLI's text "
+    "in AGENTS.md, which GitHub Copilot CLI reads too (the frontmatter differs for GitHub "
+    "Copilot CLI, and Codex CLI reads a project's rules from AGENTS.md)",
+    "warning: copilot: 1 rule read twice (rule:secrets): its own copy, and Codex CLI's text "
+    "in AGENTS.md, which GitHub Copilot CLI reads too (the text differs for GitHub Copilot "
+    "CLI, and Codex CLI reads a project's rules from AGENTS.md)",
+]
 OWN = [
     ".github/instructions/commits.instructions.md",
     ".github/instructions/secrets.instructions.md",
@@ -118,6 +123,25 @@ def test_beside_amp_the_override_would_remove_no_second_read(cli, project, tmp_p
     assert len(_twice(out.stderr)) == 1
 
 
+def test_a_rule_with_resource_files_read_twice_says_so(cli, project, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The same text and frontmatter for both, but a resource file: only Copilot's copy
+    carries it (Codex reads one instructions file), and the line says that, not that the
+    text differs."""
+    (project / "AGENTS.md").write_text(BLOCK)
+    root = tmp_path / "reg"
+    (root / "skills" / "r").mkdir(parents=True)
+    (root / "skills" / "r" / "RULE.md").write_text(
+        "---\nschema: 1\ndescription: R\n---\n\nSee [notes](notes.md).\n"
+    )
+    (root / "skills" / "r" / "notes.md").write_text("Notes.\n")
+    out = cli.ok("add", str(root), "--codex", "--copilot", cwd=project, extra=BIN)
+    assert _twice(out.stderr) == [
+        "warning: copilot: 1 rule read twice (rule:r): its own copy, and Codex CLI's text in "
+        "AGENTS.md, which GitHub Copilot CLI reads too (the rule's resource files come only "
+        "with GitHub Copilot CLI's copy, and Codex CLI reads a project's rules from AGENTS.md)"
+    ]
+
+
 @pytest.mark.parametrize("team", [BLOCK, TEAM.decode()])
 def test_beside_a_team_agents_md_copilot_is_told_which_rules_it_reads_twice(
     cli, project, tmp_path, team: str
@@ -126,7 +150,7 @@ def test_beside_a_team_agents_md_copilot_is_told_which_rules_it_reads_twice(
     out = cli.ok("add", str(_source(tmp_path)), "--codex", "--copilot", cwd=project, extra=BIN)
     assert not (project / "AGENTS.override.md").exists()
     if team == BLOCK:
-        assert _twice(out.stderr) == [LINE]
+        assert _twice(out.stderr) == LINES
         # `style` reads the same for both: Copilot is served by AGENTS.md, with no copy.
         assert sorted(p.name for p in (project / ".github/instructions").iterdir()) == [
             "commits.instructions.md",
@@ -267,7 +291,7 @@ def test_a_team_override_is_never_written(cli, project, tmp_path, override: byte
     out = cli.ok("add", str(_source(tmp_path)), "--codex", "--copilot", cwd=project, extra=BIN)
     assert (project / "AGENTS.override.md").read_bytes() == override
     assert (project / "AGENTS.md").read_bytes() == compile_document(CODEX)
-    assert _twice(out.stderr) == [LINE]
+    assert _twice(out.stderr) == LINES
     assert "AGENTS.override.md" not in _outputs(project)
 
 
@@ -387,7 +411,7 @@ def test_beside_a_team_gemini_md_codex_stays_and_copilot_is_told(
                  cwd=project, extra=BIN)  # fmt: skip
     assert not (project / "AGENTS.override.md").exists()
     assert (project / "AGENTS.md").read_bytes() == compile_document(CODEX)
-    assert [line for line in out.stderr.splitlines() if "read twice" in line] == [LINE]
+    assert [line for line in out.stderr.splitlines() if "read twice" in line] == LINES
     assert (project / ".gemini/settings.json").read_text() == settings
     pairs = {(d["client"], d["name"]) for d in _doctor(cli, project)["duplicate_reads"]}
     assert pairs == {("copilot", "commits"), ("copilot", "secrets")}

@@ -277,7 +277,7 @@ def read_in_trees(
 ) -> dict[str, tuple[str, str]]:
     """Clients whose rules are compiled into one file and that also read another
     client's rule tree, every file in it (Crush: `.cursor/rules/`), where that client
-    keeps a copy of its own this run (its text differs, a `cursor:` block): they read the
+    keeps a copy of its own this run (`own_copy_reason`: a `cursor:` block): they read the
     rule twice, and the run says so (`tree_twice_lines`). Maps each to (the tree, the
     target whose copy is there). Project scope, once `served` is complete."""
     if not isinstance(item, Rule) or item.scope_paths:
@@ -336,17 +336,42 @@ def served_in_trees(
 
 
 def tree_twice_lines(twice: Twice) -> list[str]:
-    """One line per client and tree: the rules it reads in its compiled file and again
-    in another client's copy in a tree it reads (`read_in_trees`)."""
+    """One line per client, tree and reason: the rules it reads in its compiled file and
+    again in another client's copy in a tree it reads (`read_in_trees`)."""
     lines = []
-    for (client, tree, source), rules in sorted(twice.items()):
+    for (client, tree, source, why), rules in sorted(twice.items()):
         spec, other = get(client), get(source)
         lines.append(
             f"{_read_twice(client, rules)}its compiled copy, and {other.name}'s copy in "
-            f"{tree}, where {spec.name} reads every file (the text differs for {other.name}, "
+            f"{tree}, where {spec.name} reads every file ({_differs(why, other.name)}, "
             f"so {other.name} keeps a copy of its own)"
         )
     return lines
+
+
+TEXT, FRONTMATTER, RESOURCES = "text", "frontmatter", "resources"
+
+
+def own_copy_reason(item: Item, target: str, source: str) -> str:
+    """Why `target` keeps a copy of its own of a rule that `source`'s copy holds too: its
+    body text differs (an override, a `<!-- @client -->` block), else only its frontmatter
+    does (a passthrough block such as Copilot's `excludeAgent`: `served_by_compiled`),
+    else the rule has resource files, which only a copy of its own carries. The read-twice
+    lines name it: a client reading the same text twice is told so, not that it differs."""
+    from upskill.render.body import source_body
+
+    if source_body(item, target) != source_body(item, source):
+        return TEXT
+    if item.passthrough.get(get(target).family):
+        return FRONTMATTER
+    return RESOURCES if item.resources else TEXT
+
+
+def _differs(why: str, name: str) -> str:
+    """The read-twice lines' account of an `own_copy_reason` for client `name`."""
+    if why == RESOURCES:
+        return f"the rule's resource files come only with {name}'s copy"
+    return f"the {why} differs for {name}"
 
 
 def _read_twice(client: str, rules: Iterable[str]) -> str:
@@ -481,11 +506,12 @@ def justifies(
     return beside_moved(item, targets, compiled, movers, imported, configured).justified
 
 
-Twice = dict[tuple[str, str, str], list[str]]  # (client, compiled file, its target) -> rules
+# (client, compiled file or tree, its target, `own_copy_reason`) -> rules
+Twice = dict[tuple[str, str, str, str], list[str]]
 
 
 def twice_lines(twice: Twice) -> list[str]:
-    """One line per client and compiled file: the rules it reads in its own tree and, in
+    """One line per client, compiled file and reason: the rules it reads in its own tree and, in
     another client's text, in that file, where no override removes it
     (`lifecycle.override`: beside a team's own `AGENTS.md`, which Codex's
     `AGENTS.override.md` would hide, or beside Amp compiling the same text there; or
@@ -495,11 +521,11 @@ def twice_lines(twice: Twice) -> list[str]:
     of it, a project's `developer_instructions` replaces the user's own, and Claude Code
     reads a `CLAUDE.md` import whole (`claudeMdExcludes` drops whole files only)."""
     lines = []
-    for (client, path, source), rules in sorted(twice.items()):
+    for (client, path, source, why), rules in sorted(twice.items()):
         spec, other = get(client), get(source)
         lines.append(
             f"{_read_twice(client, rules)}its own copy, and {other.name}'s text in {path}, "
-            f"which {spec.name} reads too (the text differs for {spec.name}, and "
+            f"which {spec.name} reads too ({_differs(why, spec.name)}, and "
             f"{other.name} reads a project's rules from {path})"
         )
     return lines
@@ -637,7 +663,7 @@ def render_desired(
     rendered: set[str] = set()
     agent_misses: list[Miss] = []
     twice: Twice = {}
-    in_trees: Twice = {}  # (client, tree, its target) -> rules (`read_in_trees`)
+    in_trees: Twice = {}  # (client, tree, its target, reason) -> rules (`read_in_trees`)
     for done, resolved in enumerate(items, 1):
         if on_item is not None:
             on_item(done, len(items))
@@ -688,11 +714,13 @@ def render_desired(
             served.update(by_trees)
             for client, (path, source) in doubled.items():
                 if source not in by_trees:  # else its compiled file does not hold the rule
-                    twice.setdefault((client, path, source), []).append(resolved.key)
+                    why = own_copy_reason(resolved.item, render_target(client), source)
+                    twice.setdefault((client, path, source, why), []).append(resolved.key)
             for client, (tree, source) in read_in_trees(
                 resolved.item, targets, compiled, served, renderings
             ).items():
-                in_trees.setdefault((client, tree, source), []).append(resolved.key)
+                why = own_copy_reason(resolved.item, source, render_target(client))
+                in_trees.setdefault((client, tree, source, why), []).append(resolved.key)
             if isinstance(resolved.item, Agent) and len(targets) > 1:
                 placed = plan_agent(resolved.key, targets, renderings, served, hidden)
                 left_out = placed.served
