@@ -183,3 +183,15 @@ def test_a_private_config_keeps_its_mode_link_or_not(cli, tmp_path) -> None:  # 
     cli.ok("remove", "-g", "-y", "dx", cwd=tmp_path, extra=BIN)
     assert config.read_bytes() == USERS.encode()
     assert config.stat().st_mode & 0o777 == 0o600
+
+
+def test_an_edit_to_a_stowed_config_is_seen_by_a_bare_update(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # The nothing-changed path watches the extra files: through a link, the file it names
+    # is what changes (the link's own size and mtime never do).
+    target = _stow(cli.home)
+    cli.ok("add", "-g", str(_source(tmp_path)), "--codex", "--windsurf", cwd=tmp_path, extra=BIN)
+    target.write_text(USERS)  # the user drops upskill's entry from their dotfile
+    out = cli.ok("update", "-g", cwd=tmp_path, extra=BIN)
+    assert "Already up to date." not in out.stderr
+    assert target.read_bytes() == (USERS + "\n" + ENTRY).encode()
+    assert os.readlink(cli.home / CONFIG) == LINK

@@ -127,11 +127,13 @@ def listings(root: Path, directories: Iterable[str]) -> dict[str, list[str]]:
 
 
 def file_stats(root: Path, paths: Iterable[str]) -> dict[str, list[int] | None]:
-    """[size, mtime_ns] of each file (scope-relative), None when it is absent."""
+    """[size, mtime_ns] of each file (scope-relative), None when it is absent. A symlinked
+    config (dotfiles) is written through (`fsio.replaced_file`), so the file it names is
+    what is stat'ed: an edit there changes nothing about the link itself."""
     out: dict[str, list[int] | None] = {}
     for rel in paths:
         try:
-            st = os.lstat(root / rel)
+            st = (root / rel).stat()
         except OSError:
             out[rel] = None
             continue
