@@ -97,3 +97,22 @@ def test_a_malformed_unplaced_field_is_one_error_naming_the_lockfile(cli, projec
         "an array of strings"
     )
     assert path.read_bytes() == before
+
+
+def test_an_unknown_recorded_client_is_one_error_naming_the_lockfile(cli, project, registry):  # type: ignore[no-untyped-def]
+    """A hand merge, or a newer upskill with more clients: the run says which file and
+    item, exit 1 (a malformed lockfile), never a usage error, and writes nothing."""
+    cli.ok("add", str(registry), "reviewer", "--claude", "--windsurf", cwd=project)
+    path = project / ".upskill-lock.json"
+    lock = json.loads(path.read_text())
+    agent = next(i for i in lock["items"] if i["kind"] == "agent")
+    agent["unplaced"] = ["warp"]
+    path.write_text(json.dumps(lock, indent=2) + "\n")
+    before = path.read_bytes()
+    out = cli.run("update", cwd=project)
+    assert out.returncode == 1
+    assert out.stderr.splitlines()[-1].startswith(
+        f"upskill: error: {path}: malformed lockfile: `items` entry agent:{agent['name']}: "
+        "field `unplaced` names unknown client 'warp' (expected one of: claude, copilot, "
+    )
+    assert path.read_bytes() == before

@@ -49,7 +49,7 @@ from upskill.lifecycle.plan import Op, Plan, plan_outputs
 from upskill.lifecycle.resolve import Resolution, Resolved, ResolveError
 from upskill.lifecycle.reuse import GENERATOR, reusable_outputs
 from upskill.lifecycle.scope import Scope, ScopeKind
-from upskill.lifecycle.selection import in_use, recorded, selected
+from upskill.lifecycle.selection import check_recorded, in_use, recorded, selected
 from upskill.sources.spec import SourceSpec, canonical_label, recorded_spec_of
 from upskill.state.lockfile import (
     BundleRecord,
@@ -158,6 +158,7 @@ def plan_install(
     `on_item(done, total)`: called as each item is rendered (a progress counter)."""
     keys = {r.key for r in resolution.items}
     managed = frozenset(keys | set(also_managed))
+    check_recorded(lock, scope.lockfile)
     _lock_conflicts(resolution, lock, scope.anchor)
     used = in_use(lock)
 

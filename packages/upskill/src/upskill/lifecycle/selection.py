@@ -8,11 +8,12 @@ update never widens what was recorded.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from upskill.clients import BASELINE_CLIENTS, SELECTABLE_CLIENTS
 from upskill.lifecycle.detect import Detection
 from upskill.state.config import Config
-from upskill.state.lockfile import ItemRecord, Lockfile
+from upskill.state.lockfile import ItemRecord, Lockfile, LockfileError
 
 
 def choose(
@@ -33,6 +34,24 @@ def in_use(lock: Lockfile) -> tuple[str, ...]:
     order; empty when nothing is installed."""
     used = {c for item in lock.items for c in (*expand(item.clients), *item.unplaced)}
     return tuple(c for c in SELECTABLE_CLIENTS if c in used)
+
+
+def check_recorded(lock: Lockfile, path: Path) -> None:
+    """Every client an item's record names must be one this upskill knows: a lockfile is
+    hand-merged, or written by a newer version with more clients, and a run weighing an
+    unknown one would fail without naming the file. Checked where selections are used
+    (`engine.plan_install`), not on every read: the registry loads only then."""
+    known = set(SELECTABLE_CLIENTS)
+    expected = ", ".join(SELECTABLE_CLIENTS)
+    for item in lock.items:
+        for field, clients in (("clients", item.clients), ("unplaced", item.unplaced)):
+            unknown = next((c for c in clients if c not in known), None)
+            if unknown is not None:
+                raise LockfileError(
+                    f"malformed lockfile: `items` entry {item.key}: field `{field}` names "
+                    f"unknown client {unknown!r} (expected one of: {expected})",
+                    path=path,
+                )
 
 
 def recorded(clients: tuple[str, ...]) -> tuple[str, ...]:
