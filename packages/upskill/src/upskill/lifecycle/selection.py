@@ -32,7 +32,7 @@ def in_use(lock: Lockfile) -> tuple[str, ...]:
     """The clients a scope's installed items were selected for (their recorded clients, an
     empty record being the baseline, and those they were not delivered to), in canonical
     order; empty when nothing is installed."""
-    used = {c for item in lock.items for c in (*expand(item.clients), *item.unplaced)}
+    used = {c for item in lock.items for c in selected(item)}
     return tuple(c for c in SELECTABLE_CLIENTS if c in used)
 
 
