@@ -198,18 +198,18 @@ def test_changed_reads_the_entries_from_the_bytes() -> None:
     removal names the sha256 the file must still have."""
     import hashlib
 
-    from upskill.lifecycle.ancillary import changed
+    from upskill.lifecycle.ancillary import changed, shape
     from upskill.lifecycle.extrafiles import Entry, ExtraFile, ExtraOp
 
     team, ours = Entry("k", "m", True), Entry("k", "n", False)
     members = (("k", "m", True), ("k", "n", False))
     before, after = b'{"k": {"m": true}}', b'{"k": {"m": true, "n": false}}'
-    assert changed("s.json", before, after, members) == ExtraFile(
+    assert changed("s.json", before, after, members, shape("s.json")) == ExtraFile(
         "s.json", ExtraOp.UPDATE, after, added=(ours,)
     )
-    assert changed("s.json", after, None, members) == ExtraFile(
+    assert changed("s.json", after, None, members, shape("s.json")) == ExtraFile(
         "s.json", ExtraOp.REMOVE, None, hashlib.sha256(after).hexdigest(), taken=(team, ours)
     )
-    assert changed("CLAUDE.md", None, b"@AGENTS.md\n", ()) == ExtraFile(
+    assert changed("CLAUDE.md", None, b"@AGENTS.md\n", (), shape("CLAUDE.md")) == ExtraFile(
         "CLAUDE.md", ExtraOp.CREATE, b"@AGENTS.md\n"
     )

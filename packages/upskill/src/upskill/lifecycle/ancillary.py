@@ -419,13 +419,13 @@ def member_entry(member: Member) -> Entry:
 
 
 def changed(
-    path: str, before: bytes | None, after: bytes | None, members: Sequence[Member]
+    path: str, before: bytes | None, after: bytes | None, members: Sequence[Member], form: Shape
 ) -> ExtraFile:
     """The record of a run taking an ancillary file from `before` to `after` (None:
     absent): which of `members` (those the run may set or take back there) it holds
-    after and did not before, and the reverse. Read from the bytes themselves, so the
-    report says what the write does, whichever edit produced it."""
-    form = shape(path)
+    after and did not before, and the reverse, read through the file's `form`
+    (`shape(path)`). Read from the bytes themselves, so the report says what the write
+    does, whichever edit produced it."""
 
     def present(data: bytes | None) -> frozenset[Member]:
         if data is None:

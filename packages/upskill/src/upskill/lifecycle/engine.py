@@ -486,7 +486,7 @@ def _ancillary(
         if done.keep:
             continue
         reported = dict.fromkeys((*ours, *members)) if form.reported else {}
-        files[rel] = changed(rel, current, done.data, tuple(reported))
+        files[rel] = changed(rel, current, done.data, tuple(reported), form)
     read = _reader(scope)
     hidden = {} if home else at.hidden(lambda p: final[p] if p in final else read(p))
     extra = tuple(files[p] for p in sorted(files))
