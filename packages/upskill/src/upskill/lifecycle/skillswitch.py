@@ -106,9 +106,13 @@ def _with(value: dict[str, Any], key: tuple[str, ...], tables: list[Any]) -> dic
 
 
 def _append(text: str, member: Member, where: str) -> str:
+    """`text` with the member's entry after its last line; unchanged when an entry of
+    the array already names the path (then it is the user's)."""
     value = _value(text, where)
     key = _key(member)
     tables = _tables(value, key, where)
+    if any(t.get("path") == member[2] for t in tables):
+        return text
     # A blank line after the file's last line; an empty or blank file is kept as it is.
     ends = "" if not text or text.endswith("\n") else "\n"
     new = text + ends + ("\n" if text.strip() else "") + _block(member)
@@ -170,8 +174,7 @@ def put(where: str) -> Edit:
         def update(current: bytes | None) -> bytes | None:
             text = "" if current is None else _text(current, where)
             for member in members:
-                if holds(text.encode(), member, where) is ABSENT:
-                    text = _append(text, member, where)
+                text = _append(text, member, where)
             return text.encode() if members else current
 
         return update
